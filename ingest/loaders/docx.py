@@ -1,0 +1,67 @@
+"""Word documents (.docx): paragraphs and tables in order, sections by heading style."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from core.errors import LoaderError
+from core.types import Section
+from ingest.loaders.base import register
+from ingest.loaders.sections import SectionBuilder
+
+MAX_UNCOMPRESSED = 512 * 1024 * 1024
+
+
+def _heading_level(paragraph: Any) -> int | None:
+    name = (paragraph.style.name or "") if paragraph.style is not None else ""
+    if name == "Title":
+        return 1
+    if name.startswith("Heading "):
+        try:
+            return int(name.split()[1])
+        except (IndexError, ValueError):
+            return None
+    return None
+
+
+@register("docx", (".docx",))
+class DocxLoader:
+    """Word documents with the heading path of each section."""
+
+    file_type = "docx"
+
+    def load(self, path: Path) -> list[Section]:
+        """Sections under each heading; table rows become lines of cells."""
+        try:
+            with zipfile.ZipFile(path) as zf:
+                total = sum(info.file_size for info in zf.infolist())
+        except (zipfile.BadZipFile, OSError) as exc:
+            raise LoaderError(f"{path.name}: not a valid .docx (zip) file ({exc})") from exc
+        if total > MAX_UNCOMPRESSED:
+            raise LoaderError(
+                f"{path.name}: unpacks to {total} bytes, over the {MAX_UNCOMPRESSED} byte limit"
+            )
+        import docx
+        from docx.table import Table
+        from docx.text.paragraph import Paragraph
+
+        try:
+            document = docx.Document(str(path))
+        except Exception as exc:
+            raise LoaderError(f"{path.name}: not a readable Word document ({exc})") from exc
+        builder = SectionBuilder()
+        for item in document.iter_inner_content():
+            if isinstance(item, Paragraph):
+                text = item.text.strip()
+                level = _heading_level(item) if text else None
+                if level is not None:
+                    builder.heading(level, text)
+                else:
+                    builder.add(text)
+            elif isinstance(item, Table):
+                for row in item.rows:
+                    cells = [c.text.strip() for c in row.cells]
+                    builder.add(" | ".join(cells) if any(cells) else "")
+        return builder.finish()

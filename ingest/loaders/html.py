@@ -1,0 +1,87 @@
+"""HTML: main content only (scripts, styles and navigation chrome dropped), sections by heading."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from core.errors import LoaderError
+from core.types import Section
+from ingest.loaders.base import register
+from ingest.loaders.sections import SectionBuilder
+from ingest.loaders.text import decode_text
+
+_DROP_TAGS = (
+    "script",
+    "style",
+    "noscript",
+    "nav",
+    "header",
+    "footer",
+    "aside",
+    "form",
+    "template",
+    "svg",
+    "iframe",
+    "button",
+    "input",
+    "select",
+)
+# Matched against each id and class token on its own.
+_CHROME = re.compile(
+    r"^(nav|navbar|navbox|navigation|navigation-not-searchable|menu|sidebar|footer|header|toc|"
+    r"breadcrumbs?|cookie.*|banner|skip-link|mw-jump-link|mw-editsection|reflist|references|"
+    r"catlinks|printfooter|sitenotice|noprint|mw-portlet.*|vector-menu.*|vector-toc.*|"
+    r"vector-dropdown|vector-page-tool.*|site-header|site-footer)$",
+    re.I,
+)
+_BLOCKS = ("p", "li", "pre", "blockquote", "td", "th", "dd", "dt", "figcaption", "caption")
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+
+
+def _is_chrome(tag: Any) -> bool:
+    if tag.get("role") in ("navigation", "banner", "contentinfo", "search"):
+        return True
+    tokens = [tag.get("id") or "", *(tag.get("class") or [])]
+    return any(t and _CHROME.match(t) for t in tokens)
+
+
+def html_sections(html: str) -> list[Section]:
+    """Readable sections of an HTML page, each with its heading path."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(html, "lxml")
+    root: Any = soup.find("main") or soup.find(role="main") or soup.find(id="content")
+    root = root or soup.find("article") or soup.body or soup
+    for tag in root(_DROP_TAGS):
+        tag.decompose()
+    for tag in root.find_all(True):
+        if not tag.decomposed and tag.attrs is not None and _is_chrome(tag):
+            tag.decompose()
+    builder = SectionBuilder()
+    for el in root.find_all([*_HEADINGS, *_BLOCKS]):
+        if el.name in _BLOCKS and el.find_parent(_BLOCKS):
+            continue  # nested block: its text is part of the outer one
+        text = " ".join(el.get_text(" ", strip=True).split())
+        if not text:
+            continue
+        if el.name in _HEADINGS:
+            builder.heading(int(el.name[1]), text)
+        else:
+            builder.add(text)
+    return builder.finish()
+
+
+@register("html", (".html", ".htm", ".xhtml"))
+class HtmlLoader:
+    """HTML pages."""
+
+    file_type = "html"
+
+    def load(self, path: Path) -> list[Section]:
+        """Sections of the page's main content."""
+        try:
+            return html_sections(decode_text(path, path.read_bytes()))
+        except RecursionError as exc:
+            raise LoaderError(f"{path.name}: HTML is nested too deeply to read") from exc

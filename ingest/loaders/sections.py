@@ -1,0 +1,43 @@
+"""Building sections under a heading path: shared by every loader that knows headings."""
+
+from __future__ import annotations
+
+from core.types import Section
+
+
+class SectionBuilder:
+    """Collects lines under the current heading path and cuts a section at each heading.
+
+    A heading with no text of its own before the next heading makes no section; its title still
+    stands in the heading path of what follows.
+    """
+
+    def __init__(self) -> None:
+        self.sections: list[Section] = []
+        self._path: list[tuple[int, str]] = []
+        self._lines: list[str] = []
+        self._has_body = False
+
+    def heading(self, level: int, title: str) -> None:
+        """Start a section under a heading of this level (1 = top)."""
+        self._flush()
+        self._path = [(lv, t) for lv, t in self._path if lv < level] + [(level, title)]
+        self._lines.append(title)
+
+    def add(self, text: str) -> None:
+        """Add a line of body text to the current section."""
+        if text.strip():
+            self._lines.append(text)
+            self._has_body = True
+
+    def _flush(self) -> None:
+        if self._has_body:
+            prov = {"heading": " > ".join(t for _, t in self._path)} if self._path else {}
+            self.sections.append(Section("\n".join(self._lines).strip(), prov))
+        self._lines = []
+        self._has_body = False
+
+    def finish(self) -> list[Section]:
+        """Every section, in order."""
+        self._flush()
+        return self.sections

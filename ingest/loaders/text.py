@@ -1,0 +1,51 @@
+"""Plain text: decoded as UTF-8, or by detected encoding; binary content is refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core.errors import LoaderError
+from core.types import Section
+from ingest.loaders.base import register
+
+
+def decode_text(path: Path, data: bytes) -> str:
+    """Decode bytes of a text file; a clear ``LoaderError`` for binary or undecodable data."""
+    if b"\x00" in data[:8192] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise LoaderError(f"{path.name}: looks like binary data (NUL bytes), not text")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(data).best()
+    if best is None:
+        raise LoaderError(f"{path.name}: text is not valid UTF-8 and its encoding is unknown")
+    return str(best)
+
+
+def split_paragraphs(text: str) -> list[str]:
+    """Paragraphs separated by blank lines, stripped, empties dropped."""
+    paras, current = [], []
+    for line in text.splitlines():
+        if line.strip():
+            current.append(line.rstrip())
+        elif current:
+            paras.append("\n".join(current))
+            current = []
+    if current:
+        paras.append("\n".join(current))
+    return paras
+
+
+@register("text", (".txt", ".text", ".log"))
+class TextLoader:
+    """Plain text files; one section for the whole file."""
+
+    file_type = "text"
+
+    def load(self, path: Path) -> list[Section]:
+        """The file's text as one section."""
+        text = decode_text(path, path.read_bytes()).strip()
+        return [Section(text, {})] if text else []

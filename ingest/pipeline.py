@@ -1,0 +1,225 @@
+"""The ingest pipeline: ledger -> loader -> chunker -> embedder -> catalogue + vector stores."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+from sqlalchemy import delete, select
+
+from core.db.models import Chunk, Document, LedgerEntry
+from core.embedder import Embedder
+from core.errors import HearthError, LoaderError
+from core.knowledge import KnowledgeBase, chunk_metadata
+from ingest.chunker import Chunker
+from ingest.files import iter_files, sha256_of
+from ingest.loaders import file_type_of, loader_for
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class FileResult:
+    """What happened to one file: added, updated, unchanged, empty, failed or removed."""
+
+    path: str
+    action: str
+    chunks: int = 0
+    error: str | None = None
+
+
+@dataclass
+class IngestReport:
+    """Every file's result and the totals of a batch."""
+
+    results: list[FileResult] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def count(self, action: str) -> int:
+        """How many files ended with this action."""
+        return sum(1 for r in self.results if r.action == action)
+
+    @property
+    def chunks(self) -> int:
+        """Chunks written in this batch."""
+        return sum(r.chunks for r in self.results if r.action in ("added", "updated"))
+
+    @property
+    def failures(self) -> list[FileResult]:
+        """The files that failed, with their reasons."""
+        return [r for r in self.results if r.action == "failed"]
+
+
+Progress = Callable[[FileResult], None]
+
+
+class IngestPipeline:
+    """Ingests files into one knowledge base; the catalogue is written first, then the stores."""
+
+    def __init__(self, kb: KnowledgeBase, embedder: Embedder) -> None:
+        self.kb = kb
+        self.embedder = embedder
+        cfg = kb.settings.chunking
+        self.chunker = Chunker(
+            embedder.count_tokens,
+            embedder.token_offsets,
+            chunk_tokens=min(cfg.chunk_tokens, embedder.max_tokens),
+            overlap_tokens=cfg.overlap_tokens,
+        )
+
+    def ingest(
+        self, paths: Iterable[Path], collection: str = "default", progress: Progress | None = None
+    ) -> IngestReport:
+        """Ingest files and folders (recursively); a failing file never stops the batch."""
+        started = time.perf_counter()
+        report = IngestReport()
+        save_every = self.kb.settings.ingest.faiss_save_every
+        try:
+            for n, path in enumerate(paths, start=1):
+                result = self.ingest_file(path, collection)
+                report.results.append(result)
+                if progress:
+                    progress(result)
+                if n % save_every == 0:
+                    self.kb.persist()
+        finally:
+            self.kb.persist()
+        report.seconds = time.perf_counter() - started
+        return report
+
+    def ingest_paths(
+        self, paths: list[Path], collection: str = "default", progress: Progress | None = None
+    ) -> IngestReport:
+        """Expand folders, then :meth:`ingest`."""
+        return self.ingest(list(iter_files(paths)), collection, progress)
+
+    def ingest_file(self, path: Path, collection: str = "default") -> FileResult:
+        """Ingest one file. Unchanged content is skipped; changed content replaces its chunks."""
+        path = path.expanduser().resolve()
+        key = str(path)
+        started = time.perf_counter()
+        sha: str | None = None
+        try:
+            size = path.stat().st_size
+            limit = self.kb.settings.ingest.max_file_bytes
+            if size > limit:
+                raise LoaderError(f"{path.name}: {size} bytes is over the {limit} byte limit")
+            sha = sha256_of(path)
+            with self.kb.db.session() as s:
+                doc = s.scalar(select(Document).where(Document.path == key))
+                done = doc is not None and doc.status in ("ingested", "empty")
+                if doc and done and doc.sha256 == sha and doc.collection == collection:
+                    self._ledger(key, sha, "unchanged", None, doc.chunk_count, started)
+                    return FileResult(key, "unchanged", doc.chunk_count)
+            loader = loader_for(path)
+            sections = loader.load(path)
+            drafts = self.chunker.chunk(sections)
+            vectors = self.embedder.embed([d.text for d in drafts])
+        except (HearthError, OSError, MemoryError, RecursionError, UnicodeError) as exc:
+            reason = exc.message if isinstance(exc, HearthError) else f"{path.name}: {exc}"
+            self._record_failure(key, sha, path, reason, started)
+            return FileResult(key, "failed", error=reason)
+        action, old_ids, new_ids, metas = self._commit(
+            path, sha, size, loader.file_type, collection, drafts, vectors, started
+        )
+        for store in self.kb.stores.values():
+            store.delete(old_ids)
+            if new_ids:
+                store.add(new_ids, vectors, [metas] * len(new_ids))
+        return FileResult(key, action, len(new_ids))
+
+    def _commit(
+        self,
+        path: Path,
+        sha: str,
+        size: int,
+        file_type: str,
+        collection: str,
+        drafts: list,  # type: ignore[type-arg]
+        vectors: np.ndarray,
+        started: float,
+    ) -> tuple[str, list[int], list[int], dict[str, object]]:
+        """Replace the document's chunks in one transaction; returns old and new chunk ids."""
+        key = str(path)
+        with self.kb.db.session() as s:
+            doc = s.scalar(select(Document).where(Document.path == key))
+            action = "updated" if doc and doc.status in ("ingested", "empty") else "added"
+            if doc is None:
+                doc = Document(path=key)
+                s.add(doc)
+            old_ids = list(s.scalars(select(Chunk.id).where(Chunk.document_id == doc.id)))
+            if old_ids:
+                s.execute(delete(Chunk).where(Chunk.document_id == doc.id))
+            doc.collection = collection
+            doc.sha256 = sha
+            doc.size_bytes = size
+            doc.file_type = file_type
+            doc.status = "ingested" if drafts else "empty"
+            doc.error = None if drafts else f"{path.name}: no text found"
+            doc.chunk_count = len(drafts)
+            doc.ingested_at = datetime.now(UTC)
+            s.flush()
+            rows = [
+                Chunk(
+                    document_id=doc.id,
+                    ordinal=d.ordinal,
+                    text=d.text,
+                    token_count=d.token_count,
+                    provenance=d.provenance,
+                    embedding=vectors[i].astype(np.float32).tobytes(),
+                )
+                for i, d in enumerate(drafts)
+            ]
+            s.add_all(rows)
+            s.flush()
+            new_ids = [r.id for r in rows]
+            metas = chunk_metadata(doc)
+            self._ledger(key, sha, action if drafts else "empty", doc.error, len(rows), started, s)
+        return action, old_ids, new_ids, metas
+
+    def _record_failure(
+        self, key: str, sha: str | None, path: Path, reason: str, started: float
+    ) -> None:
+        """Ledger a failure; a new file gets a failed document row, a known one keeps its chunks."""
+        log.debug("ingest failed for %s: %s", key, reason)
+        with self.kb.db.session() as s:
+            doc = s.scalar(select(Document).where(Document.path == key))
+            if doc is None:
+                ftype = file_type_of(path) or path.suffix.lower().lstrip(".")
+                s.add(
+                    Document(
+                        path=key, sha256=None, status="failed", error=reason, file_type=ftype[:32]
+                    )
+                )
+            elif doc.status == "failed":
+                doc.error = reason
+            self._ledger(key, sha, "failed", reason, 0, started, s)
+
+    def _ledger(
+        self,
+        key: str,
+        sha: str | None,
+        action: str,
+        error: str | None,
+        chunks: int,
+        started: float,
+        session: object | None = None,
+    ) -> None:
+        entry = LedgerEntry(
+            path=key,
+            sha256=sha,
+            action=action,
+            error=error,
+            chunk_count=chunks,
+            duration_ms=int((time.perf_counter() - started) * 1000),
+        )
+        if session is not None:
+            session.add(entry)  # type: ignore[attr-defined]
+            return
+        with self.kb.db.session() as s:
+            s.add(entry)

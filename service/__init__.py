@@ -1,0 +1,1 @@
+"""Hearth's service: the HTTP API, retrieval, prompts and the LLM runtime."""

@@ -1,0 +1,54 @@
+"""The Litestar application factory."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from anyio import to_thread
+from litestar import Litestar
+from litestar.config.app import AppConfig
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import JsonRenderPlugin
+
+from core.settings import HearthSettings
+from service.controllers import AskController, DocumentController, HealthController
+from service.errors import EXCEPTION_HANDLERS
+from service.state import Hearth
+
+
+def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litestar:
+    """Build the app; the knowledge base and model load at start-up unless ``hearth`` is given."""
+
+    @asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        own = hearth is None
+        app.state.hearth = hearth or await to_thread.run_sync(Hearth.start, settings)
+        try:
+            yield
+        finally:
+            if own:
+                await to_thread.run_sync(app.state.hearth.close)
+
+    return Litestar(
+        route_handlers=[HealthController, AskController, DocumentController],
+        exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
+        lifespan=[lifespan],
+        request_max_body_size=settings.server.max_upload_bytes,
+        openapi_config=OpenAPIConfig(
+            title="Hearth",
+            version="0.1.0",
+            description="A private assistant that answers from your own files.",
+            use_handler_docstrings=True,
+            # Only the raw document: the HTML renderers load scripts from CDNs.
+            render_plugins=[JsonRenderPlugin()],
+        ),
+        on_app_init=[_quiet],
+        debug=False,
+    )
+
+
+def _quiet(config: AppConfig) -> AppConfig:
+    """No request logging middleware: paths and bodies can carry user text."""
+    config.logging_config = None
+    return config

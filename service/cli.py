@@ -1,0 +1,204 @@
+"""The `hearth` command: serve, ingest, remove, ask, status, models."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+import core  # noqa: F401 - switches the process offline before anything else loads
+from core.errors import HearthError
+from core.logs import configure_logging
+from core.settings import HearthSettings, load_settings
+from ingest.commands import ingest_command, remove_command
+
+
+class HearthGroup(click.Group):
+    """Turns Hearth errors into one clear line and exit code 1."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except HearthError as exc:
+            click.echo(f"error: {exc.message}", err=True)
+            sys.exit(1)
+
+
+@click.group(cls=HearthGroup)
+@click.option(
+    "--data-dir",
+    type=click.Path(path_type=Path),
+    envvar="HEARTH_DATA_DIR",
+    help="Data directory (default ~/.local/share/hearth).",
+)
+@click.option(
+    "--model",
+    envvar="HEARTH_LLM__MODEL",
+    help="Assistant model: qwen2.5-coder-1.5b, qwen2.5-coder-0.5b, smollm2-135m or a GGUF path.",
+)
+@click.option(
+    "--log-level",
+    envvar="HEARTH_LOG_LEVEL",
+    default=None,
+    help="WARNING by default; DEBUG may log your text.",
+)
+@click.version_option("0.1.0", prog_name="hearth")
+@click.pass_context
+def cli(
+    ctx: click.Context, data_dir: Path | None, model: str | None, log_level: str | None
+) -> None:
+    """Hearth: answers from your own files, entirely on this machine."""
+    overrides: dict[str, object] = {}
+    if data_dir:
+        overrides["data_dir"] = data_dir
+    if log_level:
+        overrides["log_level"] = log_level
+    settings = load_settings(**overrides)
+    if model:
+        settings.llm.model = model
+    configure_logging(settings.log_level, settings.log_file)
+    ctx.obj = settings
+
+
+cli.add_command(ingest_command)
+cli.add_command(remove_command)
+
+
+@cli.command()
+@click.option("--host", default=None, help="Address to bind (default 127.0.0.1).")
+@click.option("--port", type=int, default=None, help="Port (default 8377).")
+@click.pass_obj
+def serve(settings: HearthSettings, host: str | None, port: int | None) -> None:
+    """Start the HTTP service (REST API and OpenAPI document)."""
+    import uvicorn
+
+    from service.app import create_app
+
+    host = host or settings.server.host
+    port = port or settings.server.port
+    settings.server.host, settings.server.port = host, port
+    click.echo(
+        f"Hearth on http://{host}:{port} (model {settings.llm.model}, data "
+        f"{settings.data_dir}); loading...",
+        err=True,
+    )
+    uvicorn.run(
+        create_app(settings),
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+    )
+
+
+@cli.command()
+@click.argument("question")
+@click.option("--json", "as_json", is_flag=True, help="Print {answer, sources} as JSON.")
+@click.pass_obj
+def ask(settings: HearthSettings, question: str, as_json: bool) -> None:
+    """Answer QUESTION from the knowledge base, citing sources."""
+    from service.state import Hearth
+
+    hearth = Hearth.start(settings)
+    try:
+        done: dict[str, object] = {}
+        for event in hearth.answers.stream(question):
+            if event.kind == "token" and not as_json:
+                click.echo(event.data["text"], nl=False)
+            elif event.kind == "done":
+                done = event.data
+    finally:
+        hearth.close()
+    if as_json:
+        click.echo(json.dumps(done, ensure_ascii=False, indent=2))
+        return
+    click.echo()
+    sources = done.get("citations") or done.get("sources") or []
+    if sources:
+        click.echo("\nSources:")
+        for src in sources:  # type: ignore[attr-defined]
+            click.echo(f"  [{src['number']}] {src['label']}  ({src['path']})")
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.pass_obj
+def status(settings: HearthSettings, as_json: bool) -> None:
+    """What Hearth knows, and whether every store agrees with the catalogue."""
+    from core.knowledge import KnowledgeBase
+
+    kb = KnowledgeBase(settings)
+    try:
+        stats = kb.stats()
+        truth = kb.catalogue_ids()
+        stats["consistent"] = all(s.ids() == truth for s in kb.stores.values())
+        stats["data_dir"] = str(settings.data_dir)
+        stats["model"] = settings.llm.model
+    finally:
+        kb.db.dispose()
+    if as_json:
+        click.echo(json.dumps(stats, indent=2))
+        return
+    click.echo(f"data directory  {stats['data_dir']}")
+    click.echo(f"model           {stats['model']}")
+    click.echo(
+        f"documents       {stats['documents']} "
+        f"({', '.join(f'{k} {v}' for k, v in sorted(stats['by_status'].items())) or '-'})"
+    )
+    click.echo(f"chunks          {stats['chunks']}")
+    stores = ", ".join(f"{k} {v}" for k, v in stats["stores"].items())
+    click.echo(f"vector stores   {stores} ({'in step' if stats['consistent'] else 'OUT OF STEP'})")
+
+
+@cli.group()
+def models() -> None:
+    """Bundled models."""
+
+
+@models.command("list")
+@click.pass_obj
+def models_list(settings: HearthSettings) -> None:
+    """Bundled models and whether they are ready."""
+    from core.bundled import LLM_NAMES, PACKAGED, SPLIT_GGUFS, assembled_ok, package_dir
+
+    for name in LLM_NAMES:
+        if name in SPLIT_GGUFS:
+            ready = assembled_ok(SPLIT_GGUFS[name], settings.models_dir)
+            state = "assembled" if ready else "not assembled (hearth models assemble)"
+        else:
+            state = "installed" if package_dir(PACKAGED[name].package) else "missing"
+        click.echo(f"{name:22} llm        {state}")
+    for name in ("all-MiniLM-L6-v2", "whisper-tiny.en"):
+        state = "installed" if package_dir(PACKAGED[name].package) else "missing"
+        click.echo(f"{name:22} {'embedder' if 'MiniLM' in name else 'speech':10} {state}")
+
+
+@models.command("assemble")
+@click.pass_obj
+def models_assemble(settings: HearthSettings) -> None:
+    """Assemble split bundled models into the models folder and check their sha256."""
+    from tqdm import tqdm
+
+    from core.bundled import SPLIT_GGUFS, assemble, assembled_ok
+
+    for model in SPLIT_GGUFS.values():
+        if assembled_ok(model, settings.models_dir):
+            click.echo(f"{model.name}: ready ({settings.models_dir / model.filename})")
+            continue
+        with tqdm(
+            total=model.size, unit="B", unit_scale=True, desc=model.name, file=sys.stderr
+        ) as bar:
+            path = assemble(model, settings.models_dir, progress=lambda n: bar.update(n) and None)
+        click.echo(f"{model.name}: assembled, sha256 verified ({path})")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli(prog_name="hearth")
+
+
+if __name__ == "__main__":
+    main()

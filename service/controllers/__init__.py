@@ -1,0 +1,7 @@
+"""HTTP controllers."""
+
+from service.controllers.ask import AskController
+from service.controllers.documents import DocumentController
+from service.controllers.health import HealthController
+
+__all__ = ["AskController", "DocumentController", "HealthController"]

@@ -1,0 +1,83 @@
+"""Asking questions: a whole answer, or a stream of server-sent events."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+from collections.abc import AsyncIterator
+from typing import Any
+
+from anyio import to_thread
+from litestar import Controller, post
+from litestar.datastructures import State
+from litestar.response import ServerSentEvent, ServerSentEventMessage
+
+from core.errors import HearthError
+from service.answers import AnswerService, Event, validate_question
+from service.errors import error_body
+from service.schemas import AskRequest, AskResponse
+
+log = logging.getLogger(__name__)
+
+
+async def stream_events(service: AnswerService, question: str) -> AsyncIterator[Event]:
+    """Run the answer in a worker thread and hand its events over; stop it if the client goes."""
+    stop = threading.Event()
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[Event | None] = asyncio.Queue()
+
+    def put(item: Event | None) -> None:
+        loop.call_soon_threadsafe(queue.put_nowait, item)
+
+    def work() -> None:
+        try:
+            for event in service.stream(question, stop):
+                put(event)
+                if stop.is_set():
+                    break
+        except HearthError as exc:
+            put(Event("error", error_body(exc)))
+        except Exception as exc:
+            log.error("answer failed with %s", type(exc).__name__)
+            log.debug("answer failure", exc_info=exc)
+            put(Event("error", {"error": "InternalError", "detail": "generation failed"}))
+        finally:
+            put(None)
+
+    threading.Thread(target=work, name="hearth-answer", daemon=True).start()
+    try:
+        while (event := await queue.get()) is not None:
+            yield event
+    finally:
+        stop.set()
+
+
+class AskController(Controller):
+    """Questions answered from the knowledge base, with citations."""
+
+    path = "/api/ask"
+    tags = ["ask"]
+
+    @post("/", status_code=200)
+    async def ask(self, data: AskRequest, state: State) -> AskResponse:
+        """Answer a question; returns the answer, the passages used and the ones cited."""
+        service: AnswerService = state.hearth.answers
+        question = validate_question(data.question)
+        answer = await to_thread.run_sync(service.answer, question)
+        return AskResponse(**answer.as_dict())
+
+    @post("/stream", status_code=200)
+    async def ask_stream(self, data: AskRequest, state: State) -> ServerSentEvent:
+        """Stream an answer as server-sent events: ``sources``, ``token``..., then ``done``
+        (the whole answer with citations) or ``error``."""
+        service: AnswerService = state.hearth.answers
+        question = validate_question(data.question)
+
+        async def messages() -> AsyncIterator[ServerSentEventMessage]:
+            async for event in stream_events(service, question):
+                payload: Any = event.data
+                yield ServerSentEventMessage(event=event.kind, data=json.dumps(payload))
+
+        return ServerSentEvent(messages())

@@ -1,0 +1,94 @@
+"""The one place where errors become HTTP responses."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from litestar import MediaType, Request, Response
+from litestar.exceptions import HTTPException
+
+from core.errors import (
+    ConfigError,
+    ConflictError,
+    HearthError,
+    InvalidInputError,
+    LoaderError,
+    ModelError,
+    NotFoundError,
+    OverloadedError,
+    PayloadTooLargeError,
+    UnavailableError,
+    UnsupportedTypeError,
+)
+
+log = logging.getLogger(__name__)
+
+# Most specific first.
+STATUS: list[tuple[type[HearthError], int]] = [
+    (PayloadTooLargeError, 413),
+    (InvalidInputError, 400),
+    (NotFoundError, 404),
+    (ConflictError, 409),
+    (UnsupportedTypeError, 415),
+    (LoaderError, 422),
+    (OverloadedError, 429),
+    (UnavailableError, 503),
+    (ModelError, 503),
+    (ConfigError, 503),
+]
+
+
+def status_for(exc: HearthError) -> int:
+    """The HTTP status of a Hearth error."""
+    for cls, code in STATUS:
+        if isinstance(exc, cls):
+            return code
+    return 400
+
+
+def error_body(exc: HearthError) -> dict[str, object]:
+    """The JSON body of an error response or an SSE ``error`` event."""
+    body: dict[str, object] = {"error": type(exc).__name__, "detail": exc.message}
+    if exc.field:
+        body["field"] = exc.field
+    return body
+
+
+def hearth_error_handler(
+    _: Request[Any, Any, Any], exc: HearthError
+) -> Response[dict[str, object]]:
+    """HearthError -> 4xx (or 503) with a clear body."""
+    headers = {}
+    if isinstance(exc, OverloadedError):
+        headers["Retry-After"] = str(exc.retry_after)
+    return Response(
+        error_body(exc), status_code=status_for(exc), headers=headers, media_type=MediaType.JSON
+    )
+
+
+def unexpected_error_handler(
+    _: Request[Any, Any, Any], exc: Exception
+) -> Response[dict[str, object]]:
+    """Anything else: logged (type only at default level), answered without internals."""
+    if isinstance(exc, HTTPException):
+        return Response(
+            {
+                "error": type(exc).__name__,
+                "detail": exc.detail,
+                **({"extra": exc.extra} if exc.extra else {}),
+            },
+            status_code=exc.status_code,
+            headers=exc.headers,
+            media_type=MediaType.JSON,
+        )
+    log.error("unexpected %s while serving a request", type(exc).__name__)
+    log.debug("unexpected error", exc_info=exc)
+    return Response(
+        {"error": "InternalError", "detail": "an unexpected error occurred"},
+        status_code=500,
+        media_type=MediaType.JSON,
+    )
+
+
+EXCEPTION_HANDLERS = {HearthError: hearth_error_handler, Exception: unexpected_error_handler}

@@ -1,0 +1,56 @@
+"""The runtime Protocol every LLM backend implements."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from typing import Any, Protocol, TypedDict
+
+
+class ChatMessage(TypedDict):
+    """One chat message."""
+
+    role: str
+    content: str
+
+
+@dataclass(frozen=True)
+class SamplingParams:
+    """Sampling settings; recorded with every answer so it can be replayed."""
+
+    temperature: float = 0.0
+    top_p: float = 0.95
+    max_tokens: int = 384
+    seed: int = 0
+    stop: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain dict for storage and responses."""
+        return asdict(self)
+
+
+class LLMRuntime(Protocol):
+    """A chat model that streams text pieces."""
+
+    model_name: str
+    model_path: str
+    n_ctx: int
+
+    def model_sha256(self) -> str:
+        """sha256 of the model file (computed once)."""
+        ...
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens of ``text`` in this model's vocabulary."""
+        ...
+
+    def stream_chat(
+        self, messages: list[ChatMessage], params: SamplingParams, stop: threading.Event
+    ) -> Iterator[str]:
+        """Yield pieces of the reply; stops early once ``stop`` is set."""
+        ...
+
+    def close(self) -> None:
+        """Free the model."""
+        ...

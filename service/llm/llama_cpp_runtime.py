@@ -1,0 +1,102 @@
+"""In-process GGUF model through llama-cpp-python, one generation at a time."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from core.bundled import known_sha256, sha256_file
+from core.errors import ModelError
+from core.gguf import read_gguf
+from core.settings import LLMSettings
+from service.llm.base import ChatMessage, SamplingParams
+
+
+def choose_chat_format(metadata: dict[str, str], forced: str | None) -> str | None:
+    """The chat format to use: forced by settings, the GGUF's own template, else ChatML.
+
+    A GGUF without ``tokenizer.chat_template`` would otherwise fall back to the llama-2 format
+    silently, which most small instruct models were not trained on.
+    """
+    if forced:
+        return forced
+    if metadata.get("tokenizer.chat_template"):
+        return None  # llama-cpp-python uses the template from the file
+    return "chatml"
+
+
+class LlamaCppRuntime:
+    """A local GGUF model; a lock makes generations take turns on the one context."""
+
+    def __init__(self, name: str, path: Path, settings: LLMSettings) -> None:
+        from llama_cpp import Llama
+
+        self.model_name = name
+        self.model_path = str(path)
+        self.n_ctx = settings.n_ctx
+        self._known_sha = known_sha256(name)
+        self._sha: str | None = self._known_sha
+        threads = settings.n_threads or os.cpu_count() or 1
+        try:
+            probe_meta = self._read_metadata(path)
+            self._llm: Any = Llama(
+                model_path=str(path),
+                n_ctx=settings.n_ctx,
+                n_threads=threads,
+                n_threads_batch=threads,
+                n_batch=settings.n_batch,
+                chat_format=choose_chat_format(probe_meta, settings.chat_format),
+                verbose=False,
+            )
+        except (ValueError, RuntimeError, OSError) as exc:
+            raise ModelError(f"model {name} at {path} failed to load: {exc}") from exc
+        self.metadata: dict[str, str] = dict(self._llm.metadata)
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _read_metadata(path: Path) -> dict[str, str]:
+        """GGUF key/values read from the header, without loading anything."""
+        return {k: str(v) for k, v in read_gguf(path).metadata.items()}
+
+    def model_sha256(self) -> str:
+        """sha256 of the model file (published value for bundled models)."""
+        if self._sha is None:
+            self._sha = sha256_file(Path(self.model_path))
+        return self._sha
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens in the model's vocabulary."""
+        return len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=True))
+
+    def stream_chat(
+        self, messages: list[ChatMessage], params: SamplingParams, stop: threading.Event
+    ) -> Iterator[str]:
+        """Stream the reply; the context is held for the whole generation."""
+        with self._lock:
+            if stop.is_set():
+                return
+            stream = self._llm.create_chat_completion(
+                messages=list(messages),
+                temperature=params.temperature,
+                top_p=params.top_p,
+                max_tokens=params.max_tokens,
+                seed=params.seed,
+                stop=list(params.stop) or None,
+                stream=True,
+            )
+            try:
+                for part in stream:
+                    piece = part["choices"][0]["delta"].get("content")
+                    if piece:
+                        yield piece
+                    if stop.is_set():
+                        break
+            finally:
+                stream.close()
+
+    def close(self) -> None:
+        """Free the model's memory."""
+        self._llm.close()

@@ -1,0 +1,66 @@
+"""Request and response types of the REST API (they feed the OpenAPI document)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class AskRequest:
+    """A question to answer from the knowledge base."""
+
+    question: str
+
+
+@dataclass
+class Source:
+    """A passage given to the model, numbered as the answer cites it."""
+
+    number: int
+    chunk_id: int
+    document_id: int
+    path: str
+    name: str
+    label: str
+    file_type: str
+    provenance: dict[str, Any]
+    score: float
+    text: str
+
+
+@dataclass
+class AskResponse:
+    """An answer with the passages it was given and the ones it cites."""
+
+    answer: str
+    sources: list[Source]
+    citations: list[Source]
+    model: str
+    sampling: dict[str, Any]
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class Health:
+    """Liveness and readiness."""
+
+    status: str
+    model: str
+    documents: int
+    chunks: int
+
+
+@dataclass
+class DocumentOut:
+    """A document in the catalogue."""
+
+    id: int
+    path: str
+    collection: str
+    file_type: str
+    status: str
+    error: str | None
+    chunk_count: int
+    size_bytes: int
+    sha256: str | None

@@ -1,0 +1,62 @@
+"""The services one Hearth process holds, built once at start from the settings."""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+
+from core.embedder import Embedder, create_embedder
+from core.knowledge import KnowledgeBase, RepairReport
+from core.settings import HearthSettings
+from service.answers import AnswerService
+from service.llm import LLMRuntime, create_runtime
+from service.retrieval import Retriever
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Hearth:
+    """Knowledge base, embedder, model and the answer service, wired together."""
+
+    settings: HearthSettings
+    kb: KnowledgeBase
+    embedder: Embedder
+    llm: LLMRuntime
+    answers: AnswerService
+    repair: RepairReport
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @classmethod
+    def start(cls, settings: HearthSettings, *, load_llm: bool = True) -> Hearth:
+        """Migrate the catalogue, repair the stores, load the embedder and the model."""
+        t0 = time.perf_counter()
+        kb = KnowledgeBase(settings)
+        report = kb.repair()
+        if report.changed:
+            log.warning(
+                "repaired vector stores at start: removed %s, added %s",
+                report.removed,
+                report.added,
+            )
+        t1 = time.perf_counter()
+        embedder = create_embedder(settings.embedder)
+        t2 = time.perf_counter()
+        llm = create_runtime(settings)
+        t3 = time.perf_counter()
+        answers = AnswerService(settings, Retriever(kb, embedder), llm)
+        return cls(
+            settings,
+            kb,
+            embedder,
+            llm,
+            answers,
+            report,
+            {"catalogue_s": t1 - t0, "embedder_load_s": t2 - t1, "llm_load_s": t3 - t2},
+        )
+
+    def close(self) -> None:
+        """Free the model and persist the stores."""
+        self.llm.close()
+        self.kb.close()

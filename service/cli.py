@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -191,8 +193,15 @@ def models_assemble(settings: HearthSettings) -> None:
         with tqdm(
             total=model.size, unit="B", unit_scale=True, desc=model.name, file=sys.stderr
         ) as bar:
-            path = assemble(model, settings.models_dir, progress=lambda n: bar.update(n) and None)
+            path = assemble(model, settings.models_dir, progress=_updater(bar))
         click.echo(f"{model.name}: assembled, sha256 verified ({path})")
+
+
+def _updater(bar: Any) -> Callable[[int], None]:
+    def update(n: int) -> None:
+        bar.update(n)
+
+    return update
 
 
 def main() -> None:

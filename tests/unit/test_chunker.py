@@ -1,0 +1,61 @@
+"""Chunking logic with a whitespace tokenizer (the real tokenizer is exercised in integration)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from core.types import Section
+from ingest.chunker import Chunker
+
+
+def count(texts: list[str]) -> list[int]:
+    return [len(t.split()) for t in texts]
+
+
+def offsets(text: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in re.finditer(r"\S+", text)]
+
+
+def words(n: int, tag: str) -> str:
+    return " ".join(f"{tag}{i}" for i in range(n))
+
+
+def test_chunks_never_exceed_the_limit_and_keep_provenance() -> None:
+    chunker = Chunker(count, offsets, chunk_tokens=20, overlap_tokens=5)
+    paragraphs = "\n\n".join(words(7, f"p{i}w") + "." for i in range(10))
+    drafts = chunker.chunk([Section(paragraphs, {"page": 3})])
+    assert len(drafts) > 3
+    assert all(d.token_count <= 20 for d in drafts)
+    assert all(d.provenance == {"page": 3} for d in drafts)
+    assert [d.ordinal for d in drafts] == list(range(len(drafts)))
+
+
+def test_neighbours_overlap_by_whole_units() -> None:
+    chunker = Chunker(count, offsets, chunk_tokens=20, overlap_tokens=8)
+    text = "\n\n".join(words(6, f"p{i}w") for i in range(8))
+    drafts = chunker.chunk([Section(text)])
+    for first, second in zip(drafts, drafts[1:], strict=False):
+        last_para = first.text.split("\n")[-1]
+        assert second.text.startswith(last_para)
+
+
+def test_an_overlong_sentence_is_cut_into_token_windows() -> None:
+    chunker = Chunker(count, offsets, chunk_tokens=10, overlap_tokens=2)
+    drafts = chunker.chunk([Section(words(35, "w"))])
+    assert all(d.token_count <= 10 for d in drafts)
+    joined = " ".join(d.text for d in drafts)
+    assert all(f"w{i}" in joined.split() for i in range(35))
+    assert drafts[1].text.split()[0] == drafts[0].text.split()[-2]
+
+
+def test_sections_are_not_merged_across_provenance() -> None:
+    chunker = Chunker(count, offsets, chunk_tokens=50, overlap_tokens=5)
+    drafts = chunker.chunk([Section("alpha beta", {"page": 1}), Section("gamma", {"page": 2})])
+    assert [(d.text, d.provenance["page"]) for d in drafts] == [("alpha beta", 1), ("gamma", 2)]
+
+
+def test_overlap_must_be_smaller_than_chunk() -> None:
+    with pytest.raises(ValueError):
+        Chunker(count, offsets, chunk_tokens=10, overlap_tokens=10)

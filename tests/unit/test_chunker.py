@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
@@ -36,7 +37,7 @@ def test_neighbours_overlap_by_whole_units() -> None:
     chunker = Chunker(count, offsets, chunk_tokens=20, overlap_tokens=8)
     text = "\n\n".join(words(6, f"p{i}w") for i in range(8))
     drafts = chunker.chunk([Section(text)])
-    for first, second in zip(drafts, drafts[1:], strict=False):
+    for first, second in itertools.pairwise(drafts):
         last_para = first.text.split("\n")[-1]
         assert second.text.startswith(last_para)
 

@@ -114,7 +114,7 @@ def start_server(data_dir: Path, model: str = "smollm2-135m", **env: str) -> Ser
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            out, err = proc.communicate()
+            _out, err = proc.communicate()
             raise RuntimeError(f"hearth serve exited with {proc.returncode}: {err[-2000:]}")
         try:
             if httpx.get(f"{url}/api/health", timeout=2).status_code == 200:

@@ -134,7 +134,7 @@ class IngestPipeline:
             store.delete(old_ids)
             if new_ids:
                 store.add(new_ids, vectors, [metas] * len(new_ids))
-        return FileResult(key, action, len(new_ids))
+        return FileResult(key, action if drafts else "empty", len(new_ids))
 
     def _commit(
         self,

@@ -1,6 +1,7 @@
 """Recordings (wav, flac, mp3, m4a, ogg, opus, webm): Whisper transcripts with time ranges.
 
-Consecutive speech segments are grouped into sections of at most about half a chunk of words, so
+Consecutive speech segments are grouped into sections of at most about half a chunk of words
+(and 30 seconds), so
 that a chunk's provenance ``{"start": s, "end": s}`` (seconds) is the time range it was spoken in.
 A recording without speech gives no sections (recorded as empty); an undecodable file is a
 ``LoaderError`` naming it.
@@ -16,10 +17,13 @@ from ingest.loaders.base import LoaderContext, register
 
 #: A pause longer than this (seconds) between segments starts a new section.
 MAX_PAUSE = 3.0
+#: A section spans at most this many seconds, so a citation points at a short stretch.
+MAX_SPAN = 30.0
 
 
 def segment_sections(segments: list[Segment], max_words: int) -> list[Section]:
-    """Group segments into sections of at most ``max_words`` words, cut at long pauses."""
+    """Group segments into sections of at most ``max_words`` words and ``MAX_SPAN`` seconds,
+    cut at long pauses."""
     sections: list[Section] = []
     group: list[Segment] = []
     words = 0
@@ -31,7 +35,8 @@ def segment_sections(segments: list[Segment], max_words: int) -> list[Section]:
 
     for seg in segments:
         n = len(seg.text.split())
-        if group and (words + n > max_words or seg.start - group[-1].end > MAX_PAUSE):
+        too_long = bool(group) and (words + n > max_words or seg.end - group[0].start > MAX_SPAN)
+        if group and (too_long or seg.start - group[-1].end > MAX_PAUSE):
             flush()
             group, words = [], 0
         group.append(seg)

@@ -20,6 +20,16 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 
+def _trim_heap() -> None:
+    """Hand freed heap pages back to the OS (glibc keeps them otherwise); no-op elsewhere."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
 class ModelHolder(Generic[T]):
     """Loads ``factory()`` on first :meth:`use`; unloads after ``idle_seconds`` unless resident."""
 
@@ -91,6 +101,7 @@ class ModelHolder(Generic[T]):
             log.info("freeing idle %s", self.name)
             self._model = None
             gc.collect()
+            _trim_heap()
 
     def unload(self) -> None:
         """Free the model now (it reloads on next use); waits for no one but is safe to call."""

@@ -23,9 +23,11 @@ if TYPE_CHECKING:
     from core.settings import SpeechSettings
 
 SAMPLE_RATE = 16_000
-#: Measured: RSS grew 76-80 MiB loading tiny.en (int8) and transcribing jfk.flac, against a
-#: 72 MiB model.bin; the working set beyond the weights is taken as 24 MiB, for any model.
-WORKING_BYTES = 24 * 1024 * 1024
+#: Measured (tiny.en, int8, 2 threads): RSS rose 36 MiB importing faster-whisper, 81 MiB loading
+#: the model (72 MiB model.bin), and peaked 339 MiB above the start after an 85 s stereo file
+#: (beam 5, VAD); 152 MiB stayed after unloading (libraries, the cached VAD session). Estimate:
+#: the weights file plus this working set, for any model.
+WORKING_BYTES = 272 * 1024 * 1024
 #: The decoded recording is held whole: 16 kHz float32 mono is 64 KB per second of audio.
 AUDIO_BYTES_PER_SECOND = SAMPLE_RATE * 4
 

@@ -46,3 +46,25 @@ def text_image(lines: list[str], width: int = 1240, height: int = 1754, size: in
     for i, line in enumerate(lines):
         draw.text((100, 150 + i * int(size * 1.6)), line, fill="black", font=font)
     return img
+
+
+def encode(src: Path, dest: Path, codec: str, rate: int = 48_000) -> Path:
+    """Re-encode ``src`` with PyAV into ``dest`` (container from its extension), stereo."""
+    import av
+    from faster_whisper.audio import decode_audio
+
+    mono = decode_audio(str(src), sampling_rate=rate)
+    stereo = np.stack([mono, mono]).astype(np.float32)  # planar (channels, samples)
+    fmt = {".m4a": "mp4", ".opus": "ogg", ".ogg": "ogg", ".webm": "webm"}.get(dest.suffix)
+    with av.open(str(dest), "w", format=fmt) as out:
+        stream = out.add_stream(codec, rate=rate, layout="stereo")
+        frame_size = 960
+        for start in range(0, stereo.shape[1], frame_size):
+            block = np.ascontiguousarray(stereo[:, start : start + frame_size])
+            frame = av.AudioFrame.from_ndarray(block, format="fltp", layout="stereo")
+            frame.sample_rate = rate
+            for packet in stream.encode(frame):
+                out.mux(packet)
+        for packet in stream.encode(None):
+            out.mux(packet)
+    return dest

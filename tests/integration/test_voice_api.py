@@ -88,3 +88,12 @@ def test_cli_ask_audio_prints_transcript_and_answer(
     assert body["answer"].strip() and body["sources"]
     usage = run_hearth(voice_server.data_dir, "ask")
     assert usage.returncode == 2 and "QUESTION or --audio" in usage.stderr
+
+
+def test_openapi_documents_the_voice_endpoint(voice_server: Server) -> None:
+    with voice_server.client() as client:
+        r = client.get("/schema/openapi.json")
+    assert r.status_code == 200
+    op = r.json()["paths"]["/api/ask/voice"]["post"]
+    assert "multipart/form-data" in op["requestBody"]["content"]
+    assert "transcript" in str(r.json()["components"]["schemas"]["VoiceAskResponse"])

@@ -91,6 +91,58 @@ class RetrievalSettings(BaseModel):
     )
 
 
+class SpeechSettings(BaseModel):
+    """Whisper (faster-whisper) for recordings and voice questions."""
+
+    model: str = Field(
+        "whisper-tiny.en",
+        description="Bundled model name (whisper-tiny.en) or a folder holding any CTranslate2 "
+        "Whisper model (e.g. base or a multilingual one).",
+    )
+    compute_type: str = Field("int8", description="CTranslate2 compute type on the CPU.")
+    n_threads: int = Field(0, ge=0, description="CPU threads; 0 means every core.")
+    beam_size: int = Field(5, ge=1, le=10, description="Beam width; 1 is greedy (faster).")
+    vad: bool = Field(True, description="Skip non-speech with the Silero VAD bundled in the wheel.")
+    language: str | None = Field(
+        None, description="Spoken language for multilingual models; None detects it."
+    )
+    idle_seconds: float = Field(
+        300.0, ge=0.0, description="Free the model after this long unused (0: right after use)."
+    )
+    resident: bool = Field(False, description="Keep the model loaded once it has been used.")
+    max_voice_seconds: float = Field(
+        120.0, gt=0.0, description="Longest recording accepted as a voice question (seconds)."
+    )
+
+
+class OcrSettings(BaseModel):
+    """rapidocr (its bundled default models) for images and scanned PDF pages."""
+
+    max_side: int = Field(
+        4096,
+        ge=256,
+        le=16384,
+        description="Images whose longer side exceeds this many pixels are scaled down to it "
+        "before OCR (boxes are given in the original image's pixels).",
+    )
+    max_pixels: int = Field(
+        200_000_000,
+        ge=1_000_000,
+        description="Images with more pixels than this are refused as unreadable "
+        "(decompression-bomb guard).",
+    )
+    pdf_dpi: int = Field(
+        200, ge=72, le=600, description="Resolution at which PDF pages without text are rendered."
+    )
+    min_score: float = Field(
+        0.5, ge=0.0, le=1.0, description="OCR lines recognised with less confidence are dropped."
+    )
+    idle_seconds: float = Field(
+        300.0, ge=0.0, description="Free the models after this long unused (0: right after use)."
+    )
+    resident: bool = Field(False, description="Keep the models loaded once they have been used.")
+
+
 class ServerSettings(BaseModel):
     """The HTTP service."""
 
@@ -127,6 +179,8 @@ class HearthSettings(BaseSettings):
     llm: LLMSettings = Field(default_factory=LLMSettings)  # type: ignore[arg-type]
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)  # type: ignore[arg-type]
     server: ServerSettings = Field(default_factory=ServerSettings)  # type: ignore[arg-type]
+    speech: SpeechSettings = Field(default_factory=SpeechSettings)  # type: ignore[arg-type]
+    ocr: OcrSettings = Field(default_factory=OcrSettings)  # type: ignore[arg-type]
 
     @classmethod
     def settings_customise_sources(

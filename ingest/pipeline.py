@@ -18,7 +18,7 @@ from core.errors import HearthError, LoaderError
 from core.knowledge import KnowledgeBase, chunk_metadata
 from ingest.chunker import Chunker
 from ingest.files import iter_files, sha256_of
-from ingest.loaders import file_type_of, loader_for
+from ingest.loaders import LoaderContext, Loaders, file_type_of
 
 log = logging.getLogger(__name__)
 
@@ -61,9 +61,12 @@ Progress = Callable[[FileResult], None]
 class IngestPipeline:
     """Ingests files into one knowledge base; the catalogue is written first, then the stores."""
 
-    def __init__(self, kb: KnowledgeBase, embedder: Embedder) -> None:
+    def __init__(
+        self, kb: KnowledgeBase, embedder: Embedder, context: LoaderContext | None = None
+    ) -> None:
         self.kb = kb
         self.embedder = embedder
+        self.loaders = Loaders(context or LoaderContext.create(kb.settings))
         cfg = kb.settings.chunking
         self.chunker = Chunker(
             embedder.count_tokens,
@@ -116,7 +119,7 @@ class IngestPipeline:
                 if doc and done and doc.sha256 == sha and doc.collection == collection:
                     self._ledger(key, sha, "unchanged", None, doc.chunk_count, started)
                     return FileResult(key, "unchanged", doc.chunk_count)
-            loader = loader_for(path)
+            loader = self.loaders.for_path(path)
             sections = loader.load(path)
             drafts = self.chunker.chunk(sections)
             vectors = self.embedder.embed([d.text for d in drafts])
@@ -131,7 +134,7 @@ class IngestPipeline:
             store.delete(old_ids)
             if new_ids:
                 store.add(new_ids, vectors, [metas] * len(new_ids))
-        return FileResult(key, action, len(new_ids))
+        return FileResult(key, action if drafts else "empty", len(new_ids))
 
     def _commit(
         self,

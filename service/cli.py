@@ -97,17 +97,29 @@ def serve(settings: HearthSettings, host: str | None, port: int | None) -> None:
 
 
 @cli.command()
-@click.argument("question")
+@click.argument("question", required=False)
+@click.option(
+    "--audio",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Ask by voice: transcribe this recording and answer it (instead of QUESTION).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print {answer, sources} as JSON.")
 @click.pass_obj
-def ask(settings: HearthSettings, question: str, as_json: bool) -> None:
-    """Answer QUESTION from the knowledge base, citing sources."""
+def ask(settings: HearthSettings, question: str | None, audio: Path | None, as_json: bool) -> None:
+    """Answer QUESTION (or the question spoken in --audio FILE), citing sources."""
     from service.state import Hearth
 
+    if (question is None) == (audio is None):
+        raise click.UsageError("give either QUESTION or --audio FILE")
     hearth = Hearth.start(settings)
+    transcript: str | None = None
     try:
+        if audio is not None:
+            transcript = hearth.voice.transcribe_question(audio, audio.name).text
+            if not as_json:
+                click.echo(f"Heard: {transcript}\n", err=True)
         done: dict[str, object] = {}
-        for event in hearth.answers.stream(question):
+        for event in hearth.answers.stream(transcript or question or ""):
             if event.kind == "token" and not as_json:
                 click.echo(event.data["text"], nl=False)
             elif event.kind == "done":
@@ -115,6 +127,8 @@ def ask(settings: HearthSettings, question: str, as_json: bool) -> None:
     finally:
         hearth.close()
     if as_json:
+        if transcript is not None:
+            done = {"transcript": transcript, **done}
         click.echo(json.dumps(done, ensure_ascii=False, indent=2))
         return
     click.echo()

@@ -14,6 +14,14 @@ from core.knowledge import KnowledgeBase
 from core.vectorstores.faiss_store import FaissStore
 
 
+def clock(seconds: object) -> str:
+    """Seconds as ``m:ss`` (or ``h:mm:ss``), to the nearest second."""
+    total = max(0, round(float(seconds)))  # type: ignore[arg-type]
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
 @dataclass(frozen=True)
 class Passage:
     """A retrieved chunk as the model and the user see it, numbered from 1."""
@@ -29,12 +37,20 @@ class Passage:
 
     @property
     def label(self) -> str:
-        """``name, page 3`` / ``name, section Heading`` for prompts and citations."""
+        """``name, page 3`` / ``name, section Heading`` / ``name, 0:00–0:11`` (audio) /
+        ``name, page 1, box (30, 84)–(623, 364)`` (OCR) for prompts and citations."""
+        prov = self.provenance
         where = []
-        if "page" in self.provenance:
-            where.append(f"page {self.provenance['page']}")
-        if "heading" in self.provenance:
-            where.append(f"section {self.provenance['heading']}")
+        if "start" in prov and "end" in prov:
+            where.append(f"{clock(prov['start'])}–{clock(prov['end'])}")
+        if "page" in prov:
+            where.append(f"page {prov['page']}")
+        if "heading" in prov:
+            where.append(f"section {prov['heading']}")
+        box = prov.get("box")
+        if isinstance(box, list) and len(box) == 4:
+            x0, y0, x1, y1 = (round(float(v)) for v in box)
+            where.append(f"box ({x0}, {y0})–({x1}, {y1})")
         return ", ".join([Path(self.path).name, *where])
 
     def as_dict(self) -> dict[str, Any]:

@@ -42,6 +42,20 @@ class AskResponse:
 
 
 @dataclass
+class VoiceAskResponse:
+    """An answer to a recorded question, with what was heard."""
+
+    transcript: str
+    audio_seconds: float
+    answer: str
+    sources: list[Source]
+    citations: list[Source]
+    model: str
+    sampling: dict[str, Any]
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
 class Health:
     """Liveness and readiness."""
 

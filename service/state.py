@@ -5,13 +5,16 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from core.embedder import Embedder, create_embedder
 from core.knowledge import KnowledgeBase, RepairReport
 from core.settings import HearthSettings
+from core.speech import SpeechModel
 from service.answers import AnswerService
 from service.llm import LLMRuntime, create_runtime
 from service.retrieval import Retriever
+from service.voice import VoiceService
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +30,16 @@ class Hearth:
     answers: AnswerService
     repair: RepairReport
     timings: dict[str, float] = field(default_factory=dict)
+
+    @cached_property
+    def speech(self) -> SpeechModel:
+        """Whisper for voice questions; loads on first use, freed when idle."""
+        return SpeechModel(self.settings.speech)
+
+    @cached_property
+    def voice(self) -> VoiceService:
+        """Voice questions: transcribe, then answer."""
+        return VoiceService(self.speech, self.answers)
 
     @classmethod
     def start(cls, settings: HearthSettings, *, load_llm: bool = True) -> Hearth:
@@ -59,4 +72,6 @@ class Hearth:
     def close(self) -> None:
         """Free the model and persist the stores."""
         self.llm.close()
+        if "speech" in self.__dict__:
+            self.speech.holder.unload()
         self.kb.close()

@@ -1,4 +1,5 @@
-"""PDF with a text layer: one section per page (pypdf)."""
+"""PDF: one section per page with a text layer (pypdf); pages without one are rendered
+(pypdfium2) and read by OCR, so a scanned PDF becomes searchable."""
 
 from __future__ import annotations
 
@@ -7,19 +8,34 @@ from pathlib import Path
 
 from core.errors import LoaderError
 from core.types import Section
-from ingest.loaders.base import register
+from ingest.loaders.base import LoaderContext, register
+from ingest.loaders.ocr_sections import line_sections
 
 log = logging.getLogger(__name__)
+
+#: Pages with fewer characters of text layer than this are treated as scanned.
+MIN_TEXT_CHARS = 1
 
 
 @register("pdf", (".pdf",))
 class PdfLoader:
-    """PDF pages with their page numbers (1-based)."""
+    """PDF pages with their page numbers (1-based); scanned pages through OCR."""
 
     file_type = "pdf"
+    uses_context = True
+
+    def __init__(self, context: LoaderContext | None = None) -> None:
+        self._context = context
+
+    @property
+    def context(self) -> LoaderContext:
+        """The bound context, or one from the environment on first use."""
+        if self._context is None:
+            self._context = LoaderContext.create()
+        return self._context
 
     def load(self, path: Path) -> list[Section]:
-        """One section per page that has text."""
+        """One section per page that has text; OCR blocks (with boxes in points) for the rest."""
         from pypdf import PdfReader
         from pypdf.errors import PdfReadError
 
@@ -28,13 +44,43 @@ class PdfLoader:
             reader = PdfReader(str(path), strict=False)
             if reader.is_encrypted and not reader.decrypt(""):
                 raise LoaderError(f"{path.name}: PDF is encrypted with a password")
-            sections = []
-            for number, page in enumerate(reader.pages, start=1):
-                text = (page.extract_text() or "").strip()
-                if text:
-                    sections.append(Section(text, {"page": number}))
-            return sections
+            texts = [(page.extract_text() or "").strip() for page in reader.pages]
         except LoaderError:
             raise
         except (PdfReadError, ValueError, KeyError, TypeError, OSError, AttributeError) as exc:
             raise LoaderError(f"{path.name}: not a readable PDF ({exc})") from exc
+        scanned = [i for i, text in enumerate(texts) if len(text) < MIN_TEXT_CHARS]
+        ocr = self._ocr_pages(path, scanned) if scanned else {}
+        sections: list[Section] = []
+        for i, text in enumerate(texts):
+            if i in ocr:
+                sections.extend(ocr[i])
+            elif text:
+                sections.append(Section(text, {"page": i + 1}))
+        return sections
+
+    def _ocr_pages(self, path: Path, indexes: list[int]) -> dict[int, list[Section]]:
+        """Render the given pages (0-based) and read them by OCR."""
+        import pypdfium2 as pdfium
+
+        ctx = self.context
+        scale = ctx.settings.ocr.pdf_dpi / 72.0
+        words = max(16, ctx.settings.chunking.chunk_tokens // 2)
+        out: dict[int, list[Section]] = {}
+        try:
+            doc = pdfium.PdfDocument(str(path))
+        except pdfium.PdfiumError as exc:
+            raise LoaderError(f"{path.name}: PDF pages could not be rendered ({exc})") from exc
+        try:
+            for i in indexes:
+                try:
+                    image = doc[i].render(scale=scale).to_pil()
+                except pdfium.PdfiumError as exc:
+                    log.warning("a PDF page (%d) could not be rendered for OCR", i + 1)
+                    log.debug("render failure", exc_info=exc)
+                    continue
+                lines = ctx.ocr.read(image)
+                out[i] = line_sections(lines, i + 1, words, scale=scale, ocr=True)
+        finally:
+            doc.close()
+        return out

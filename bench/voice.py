@@ -1,0 +1,123 @@
+"""Word error rate and real-time factor of Hearth's transcription, next to raw faster-whisper.
+
+    PYTHONPATH=. python bench/voice.py [--repeats 3] [--audio-dir ../shared/data/audio]
+
+Both use the same model folder, compute type, threads, beam size and VAD, in the same process; the
+files are transcribed alternately (Hearth, raw, Hearth, ...) so machine load hits both alike. Times
+exclude model loading (reported apart). WER is on normalised text (lower case, no punctuation)
+against transcripts.tsv. Goal: Hearth's time at most 1.05 x raw.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import time
+from pathlib import Path
+
+import core  # noqa: F401 - offline before any model library loads
+from bench._metrics import edit_distance, normalise, rss_bytes
+from core.resident import resident_estimates
+from core.settings import load_settings
+from core.speech import SpeechModel, whisper_path
+
+DEFAULT_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "audio"
+
+
+def main() -> None:
+    """Run the comparison and print a table."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--audio-dir", type=Path, default=DEFAULT_DIR)
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    with (args.audio_dir / "transcripts.tsv").open() as fh:
+        refs = {row["file"]: row["reference"] for row in csv.DictReader(fh, delimiter="\t")}
+    settings = load_settings()
+    settings.speech.resident = True
+    cfg = settings.speech
+    threads = cfg.n_threads or os.cpu_count() or 1
+
+    rss0 = rss_bytes()
+    t = time.perf_counter()
+    hearth = SpeechModel(cfg)
+    with hearth.holder.use():
+        pass
+    hearth_load = time.perf_counter() - t
+    first = hearth.transcribe(args.audio_dir / next(iter(refs)))  # warm-up, also measures RSS
+    rss_hearth = rss_bytes() - rss0
+
+    from faster_whisper import WhisperModel
+
+    t = time.perf_counter()
+    raw = WhisperModel(
+        str(whisper_path(cfg.model)),
+        device="cpu",
+        compute_type=cfg.compute_type,
+        cpu_threads=threads,
+    )
+    raw_load = time.perf_counter() - t
+    del first
+
+    def run_raw(path: Path) -> str:
+        segments, _ = raw.transcribe(
+            str(path), beam_size=cfg.beam_size, vad_filter=cfg.vad, language=cfg.language
+        )
+        return " ".join(s.text.strip() for s in segments)
+
+    totals = {"hearth": 0.0, "raw": 0.0}
+    errors = {"hearth": 0, "raw": 0}
+    ref_words = 0
+    audio_s = 0.0
+    print(
+        f"model {cfg.model}, {cfg.compute_type}, beam {cfg.beam_size}, vad {cfg.vad}, "
+        f"{threads} threads, {args.repeats} repeats"
+    )
+    print(f"{'file':24} {'secs':>5} {'WER hearth':>10} {'WER raw':>8} {'t hearth':>9} {'t raw':>7}")
+    for name, ref in refs.items():
+        path = args.audio_dir / name
+        ref_tokens = normalise(ref).split()
+        times = {"hearth": 0.0, "raw": 0.0}
+        texts = {}
+        for _ in range(args.repeats):
+            t = time.perf_counter()
+            transcript = hearth.transcribe(path)
+            times["hearth"] += time.perf_counter() - t
+            t = time.perf_counter()
+            texts["raw"] = run_raw(path)
+            times["raw"] += time.perf_counter() - t
+        texts["hearth"] = transcript.text
+        wer = {}
+        for who in ("hearth", "raw"):
+            dist = edit_distance(normalise(texts[who]).split(), ref_tokens)
+            errors[who] += dist
+            wer[who] = dist / len(ref_tokens)
+            totals[who] += times[who]
+        ref_words += len(ref_tokens)
+        audio_s += transcript.duration * args.repeats
+        print(
+            f"{name:24} {transcript.duration:5.1f} {wer['hearth']:10.3f} {wer['raw']:8.3f} "
+            f"{times['hearth'] / args.repeats:9.3f} {times['raw'] / args.repeats:7.3f}"
+        )
+    print(
+        f"WER (all words)   hearth {errors['hearth'] / ref_words:.3f}   "
+        f"raw {errors['raw'] / ref_words:.3f}   ({ref_words} reference words)"
+    )
+    print(
+        f"real-time factor  hearth {totals['hearth'] / audio_s:.4f}   "
+        f"raw {totals['raw'] / audio_s:.4f}"
+    )
+    print(f"time ratio hearth/raw {totals['hearth'] / totals['raw']:.3f} (goal <= 1.05)")
+    print(
+        f"model load        hearth {hearth_load:.2f} s (with importing faster-whisper)   "
+        f"raw {raw_load:.2f} s"
+    )
+    estimate = resident_estimates(settings)["whisper"]
+    print(
+        f"RSS growth after loading and one transcription (Hearth): "
+        f"{rss_hearth / 2**20:.0f} MiB; estimate {estimate / 2**20:.0f} MiB"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+"""Recordings (wav, flac, mp3, m4a, ogg, opus, webm): Whisper transcripts with time ranges.
+
+Consecutive speech segments are grouped into sections of at most about half a chunk of words
+(and 30 seconds), so
+that a chunk's provenance ``{"start": s, "end": s}`` (seconds) is the time range it was spoken in.
+A recording without speech gives no sections (recorded as empty); an undecodable file is a
+``LoaderError`` naming it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core.speech import Segment
+from core.types import Section
+from ingest.loaders.base import LoaderContext, register
+
+#: A pause longer than this (seconds) between segments starts a new section.
+MAX_PAUSE = 3.0
+#: A section spans at most this many seconds, so a citation points at a short stretch.
+MAX_SPAN = 30.0
+
+
+def segment_sections(segments: list[Segment], max_words: int) -> list[Section]:
+    """Group segments into sections of at most ``max_words`` words and ``MAX_SPAN`` seconds,
+    cut at long pauses."""
+    sections: list[Section] = []
+    group: list[Segment] = []
+    words = 0
+
+    def flush() -> None:
+        if group:
+            text = " ".join(s.text for s in group)
+            sections.append(Section(text, {"start": group[0].start, "end": group[-1].end}))
+
+    for seg in segments:
+        n = len(seg.text.split())
+        too_long = bool(group) and (words + n > max_words or seg.end - group[0].start > MAX_SPAN)
+        if group and (too_long or seg.start - group[-1].end > MAX_PAUSE):
+            flush()
+            group, words = [], 0
+        group.append(seg)
+        words += n
+    flush()
+    return sections
+
+
+def words_per_section(context: LoaderContext) -> int:
+    """Words in a section so that it fits one chunk (about 1.3 tokens a word, with room)."""
+    return max(16, context.settings.chunking.chunk_tokens // 2)
+
+
+@register("audio", (".wav", ".flac", ".mp3", ".m4a", ".ogg", ".opus", ".webm"))
+class AudioLoader:
+    """Recordings transcribed by the configured Whisper model."""
+
+    file_type = "audio"
+    uses_context = True
+
+    def __init__(self, context: LoaderContext | None = None) -> None:
+        self._context = context
+
+    @property
+    def context(self) -> LoaderContext:
+        """The bound context, or one from the environment on first use."""
+        if self._context is None:
+            self._context = LoaderContext.create()
+        return self._context
+
+    def load(self, path: Path) -> list[Section]:
+        """Sections of the transcript, each with its start and end in seconds."""
+        transcript = self.context.speech.transcribe(path, path.name)
+        return segment_sections(transcript.segments, words_per_section(self.context))

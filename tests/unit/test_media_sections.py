@@ -1,0 +1,75 @@
+"""Grouping of speech segments and OCR lines into sections, and citation labels."""
+
+from __future__ import annotations
+
+from core.ocr import OcrLine, _lines, scale_for
+from core.speech import Segment
+from ingest.loaders.audio import segment_sections
+from ingest.loaders.ocr_sections import line_sections
+from service.retrieval import Passage, clock
+
+
+def test_segments_grouped_by_words_and_pauses() -> None:
+    segs = [
+        Segment(0.0, 4.0, "one two three"),
+        Segment(4.0, 8.0, "four five six"),
+        Segment(8.0, 9.5, "seven eight"),
+        Segment(20.0, 22.0, "after a long pause"),
+    ]
+    sections = segment_sections(segs, max_words=6)
+    assert [s.provenance for s in sections] == [
+        {"start": 0.0, "end": 8.0},
+        {"start": 8.0, "end": 9.5},
+        {"start": 20.0, "end": 22.0},
+    ]
+    assert sections[0].text == "one two three four five six"
+    assert segment_sections([], max_words=6) == []
+    steady = [Segment(i * 10.0, i * 10.0 + 10.0, "word") for i in range(7)]
+    spans = [(s.provenance["start"], s.provenance["end"]) for s in segment_sections(steady, 100)]
+    assert spans == [(0.0, 30.0), (30.0, 60.0), (60.0, 70.0)]
+
+
+def test_lines_grouped_into_blocks_with_union_box() -> None:
+    lines = [
+        OcrLine("first line here", (10, 10, 200, 30), 0.9),
+        OcrLine("second line", (12, 34, 180, 54), 0.9),
+        OcrLine("new paragraph", (10, 120, 220, 140), 0.9),
+    ]
+    sections = line_sections(lines, page=2, max_words=50)
+    assert len(sections) == 2
+    assert sections[0].text == "first line here\nsecond line"
+    assert sections[0].provenance["page"] == 2
+    assert sections[0].provenance["box"] == [10.0, 10.0, 200.0, 54.0]
+    assert sections[0].provenance["lines"] == [[10.0, 10.0, 200.0, 30.0], [12.0, 34.0, 180.0, 54.0]]
+    scaled = line_sections(lines[:1], page=1, max_words=50, scale=2.0, ocr=True)
+    assert scaled[0].provenance["box"] == [5.0, 5.0, 100.0, 15.0]
+    assert scaled[0].provenance["ocr"] is True
+
+
+def test_oversized_images_scale_to_the_limit_and_boxes_map_back() -> None:
+    assert scale_for(1000, 500, 4096) == 1.0
+    assert scale_for(8192, 1000, 4096) == 0.5
+
+    class Out:
+        txts = ("hello", "  ", "faint")
+        boxes = (
+            [[10, 20], [110, 20], [110, 40], [10, 40]],
+            [[0, 0], [1, 0], [1, 1], [0, 1]],
+            [[0, 50], [10, 50], [10, 60], [0, 60]],
+        )
+        scores = (0.99, 0.99, 0.2)
+
+    lines = _lines(Out(), factor=0.5, min_score=0.5)
+    assert lines == [OcrLine("hello", (20, 40, 220, 80), 0.99)]
+
+
+def passage(provenance: dict[str, object], path: str = "/x/jfk.flac") -> Passage:
+    return Passage(1, 1, 1, path, "audio", provenance, 0.5, "text")
+
+
+def test_labels_show_time_ranges_and_boxes() -> None:
+    assert clock(0) == "0:00" and clock(11.0) == "0:11" and clock(3725.4) == "1:02:05"
+    assert passage({"start": 0.0, "end": 11.0}).label == "jfk.flac, 0:00–0:11"
+    box = {"page": 1, "box": [30.4, 84.0, 623.0, 364.2]}
+    assert passage(box, "/x/scan.png").label == "scan.png, page 1, box (30, 84)–(623, 364)"
+    assert passage({"page": 3}, "/x/a.pdf").label == "a.pdf, page 3"

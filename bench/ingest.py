@@ -17,12 +17,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import SHARED, load_beir  # noqa: E402
-from core.bundled import packaged_path  # noqa: E402
-from core.embedder import create_embedder  # noqa: E402
-from core.knowledge import KnowledgeBase  # noqa: E402
-from core.settings import load_settings  # noqa: E402
-from ingest.pipeline import IngestPipeline  # noqa: E402
+from bench.common import SHARED, load_beir
+from core.bundled import packaged_path
+from core.embedder import create_embedder
+from core.knowledge import KnowledgeBase
+from core.settings import load_settings
+from ingest.pipeline import IngestPipeline
 
 
 def main() -> None:
@@ -60,12 +60,16 @@ def main() -> None:
     files = len(report.results)
     hearth_rate = len(texts) / hearth_s
     raw_rate = len(texts) / raw_s
-    print(f"# Ingest: {files} files, {len(texts)} chunks "
-          f"(failed {report.count('failed')}, empty {report.count('empty')})\n")
+    print(
+        f"# Ingest: {files} files, {len(texts)} chunks "
+        f"(failed {report.count('failed')}, empty {report.count('empty')})\n"
+    )
     print("| | seconds | chunks/s | files/s |")
     print("|---|---|---|---|")
-    print(f"| Hearth ingest (load, chunk, embed, SQL + Chroma + FAISS) | {hearth_s:.1f} | "
-          f"{hearth_rate:.1f} | {files / hearth_s:.1f} |")
+    print(
+        f"| Hearth ingest (load, chunk, embed, SQL + Chroma + FAISS) | {hearth_s:.1f} | "
+        f"{hearth_rate:.1f} | {files / hearth_s:.1f} |"
+    )
     print(f"| raw sentence-transformers encode, same texts | {raw_s:.1f} | {raw_rate:.1f} | |")
     print(f"| ratio Hearth / raw | | {hearth_rate / raw_rate:.3f} | |")
 

@@ -17,12 +17,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import SHARED, load_beir, ndcg_at, recall_at  # noqa: E402
-from core.embedder import create_embedder  # noqa: E402
-from core.knowledge import KnowledgeBase  # noqa: E402
-from core.settings import load_settings  # noqa: E402
-from ingest.pipeline import IngestPipeline  # noqa: E402
-from service.retrieval import Retriever  # noqa: E402
+from bench.common import SHARED, load_beir, ndcg_at, recall_at
+from core.embedder import create_embedder
+from core.knowledge import KnowledgeBase
+from core.settings import load_settings
+from ingest.pipeline import IngestPipeline
+from service.retrieval import Retriever
 
 
 def main() -> None:
@@ -62,8 +62,10 @@ def main() -> None:
         query_s = time.perf_counter() - t1
         n = len(qids)
         kb.close()
-    print(f"# Dense retrieval on {args.set.name}: {len(beir.corpus)} paragraphs "
-          f"({report.chunks} chunks), {n} questions\n")
+    print(
+        f"# Dense retrieval on {args.set.name}: {len(beir.corpus)} paragraphs "
+        f"({report.chunks} chunks), {n} questions\n"
+    )
     print("| metric | dense (MiniLM-L6 + FAISS) |")
     print("|---|---|")
     print(f"| recall@5 | {r5 / n:.4f} |")

@@ -29,8 +29,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def test_health_and_openapi(server: Server) -> None:
     with server.client() as c:
         health = c.get("/api/health").json()
-        assert health == {"status": "ok", "model": "smollm2-135m", "documents": 2,
-                          "chunks": health["chunks"]}
+        assert health == {
+            "status": "ok",
+            "model": "smollm2-135m",
+            "documents": 2,
+            "chunks": health["chunks"],
+        }
         assert health["chunks"] >= 2
         doc = c.get("/schema/openapi.json").json()
         assert doc["info"]["title"] == "Hearth"
@@ -91,7 +95,9 @@ def test_cli_ask_json_for_scripts(tmp_path: Path) -> None:
     (tmp_path / "docs" / "ferry.md").write_text(f"# Ferries\n{FACT}\n")
     data = tmp_path / "data"
     assert run_hearth(data, "ingest", "-q", str(tmp_path / "docs")).returncode == 0
-    result = run_hearth(data, "--model", "smollm2-135m", "ask", "--json", "Where does the ferry leave from?")
+    result = run_hearth(
+        data, "--model", "smollm2-135m", "ask", "--json", "Where does the ferry leave from?"
+    )
     assert result.returncode == 0, result.stderr
     body = json.loads(result.stdout)
     assert body["answer"] and body["sources"][0]["path"] == str(tmp_path / "docs" / "ferry.md")

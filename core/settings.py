@@ -173,14 +173,38 @@ class HearthSettings(BaseSettings):
     )
     log_level: str = Field("WARNING", description="Log level; DEBUG may log user text.")
     log_file: str | None = Field(None, description="Also write logs to this file (off by default).")
-    embedder: EmbedderSettings = Field(default_factory=EmbedderSettings)  # type: ignore[arg-type]
-    chunking: ChunkingSettings = Field(default_factory=ChunkingSettings)  # type: ignore[arg-type]
-    ingest: IngestSettings = Field(default_factory=IngestSettings)  # type: ignore[arg-type]
-    llm: LLMSettings = Field(default_factory=LLMSettings)  # type: ignore[arg-type]
-    retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)  # type: ignore[arg-type]
-    server: ServerSettings = Field(default_factory=ServerSettings)  # type: ignore[arg-type]
-    speech: SpeechSettings = Field(default_factory=SpeechSettings)  # type: ignore[arg-type]
-    ocr: OcrSettings = Field(default_factory=OcrSettings)  # type: ignore[arg-type]
+    embedder: EmbedderSettings = Field(
+        default_factory=EmbedderSettings,  # type: ignore[arg-type]
+        description=EmbedderSettings.__doc__,
+    )
+    chunking: ChunkingSettings = Field(
+        default_factory=ChunkingSettings,  # type: ignore[arg-type]
+        description=ChunkingSettings.__doc__,
+    )
+    ingest: IngestSettings = Field(
+        default_factory=IngestSettings,  # type: ignore[arg-type]
+        description=IngestSettings.__doc__,
+    )
+    llm: LLMSettings = Field(
+        default_factory=LLMSettings,  # type: ignore[arg-type]
+        description=LLMSettings.__doc__,
+    )
+    retrieval: RetrievalSettings = Field(
+        default_factory=RetrievalSettings,  # type: ignore[arg-type]
+        description=RetrievalSettings.__doc__,
+    )
+    server: ServerSettings = Field(
+        default_factory=ServerSettings,  # type: ignore[arg-type]
+        description=ServerSettings.__doc__,
+    )
+    speech: SpeechSettings = Field(
+        default_factory=SpeechSettings,  # type: ignore[arg-type]
+        description=SpeechSettings.__doc__,
+    )
+    ocr: OcrSettings = Field(
+        default_factory=OcrSettings,  # type: ignore[arg-type]
+        description=OcrSettings.__doc__,
+    )
 
     @classmethod
     def settings_customise_sources(

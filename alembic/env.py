@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import create_engine
 
+import core.db  # noqa: F401 - every model registers on Base.metadata
 from alembic import context
 from core.db.models import Base
 

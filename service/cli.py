@@ -15,6 +15,7 @@ from core.errors import HearthError
 from core.logs import configure_logging
 from core.settings import HearthSettings, load_settings
 from ingest.commands import ingest_command, remove_command
+from service.template_commands import templates
 
 
 class HearthGroup(click.Group):
@@ -66,6 +67,7 @@ def cli(
 
 cli.add_command(ingest_command)
 cli.add_command(remove_command)
+cli.add_command(templates)
 
 
 @cli.command()

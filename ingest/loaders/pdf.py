@@ -17,6 +17,8 @@ class PdfLoader:
     """PDF pages with their page numbers (1-based)."""
 
     file_type = "pdf"
+    library = "pypdf"
+    provenance = "page"
 
     def load(self, path: Path) -> list[Section]:
         """One section per page that has text."""

@@ -86,3 +86,26 @@ def remove_command(settings: HearthSettings, paths: tuple[Path, ...]) -> None:
         raise click.ClickException(f"no document found at {', '.join(map(str, paths))}")
     for r in results:
         click.echo(f"removed {r.path} ({r.chunks} chunks)")
+
+
+@click.command("formats")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def formats_command(as_json: bool) -> None:
+    """Every kind of file Hearth reads, with its loader, library and provenance."""
+    import json
+    from dataclasses import asdict
+
+    from ingest.loaders.base import formats
+
+    rows = formats()
+    if as_json:
+        click.echo(json.dumps([asdict(r) for r in rows], indent=2))
+        return
+    click.echo(f"{'type':9} {'loader':16} {'library':36} {'provenance':40} extensions")
+    for r in rows:
+        click.echo(
+            f"{r.file_type:9} {r.loader:16} {r.library:36} {r.provenance:40} "
+            f"{' '.join(r.extensions) or '(by content)'}"
+        )
+    click.echo("Files are also checked by content: a file whose extension lies is read as what")
+    click.echo("it is, or refused with the reason; e-mail attachments become linked documents.")

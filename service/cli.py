@@ -14,7 +14,7 @@ import core  # noqa: F401 - switches the process offline before anything else lo
 from core.errors import HearthError
 from core.logs import configure_logging
 from core.settings import HearthSettings, load_settings
-from ingest.commands import ingest_command, remove_command
+from ingest.commands import formats_command, ingest_command, remove_command
 
 
 class HearthGroup(click.Group):
@@ -66,6 +66,7 @@ def cli(
 
 cli.add_command(ingest_command)
 cli.add_command(remove_command)
+cli.add_command(formats_command)
 
 
 @cli.command()

@@ -11,6 +11,7 @@ from sqlalchemy import select
 from core.db.models import Chunk, Document
 from core.embedder import Embedder
 from core.knowledge import KnowledgeBase
+from core.provenance import describe
 from core.vectorstores.faiss_store import FaissStore
 
 
@@ -29,13 +30,9 @@ class Passage:
 
     @property
     def label(self) -> str:
-        """``name, page 3`` / ``name, section Heading`` for prompts and citations."""
-        where = []
-        if "page" in self.provenance:
-            where.append(f"page {self.provenance['page']}")
-        if "heading" in self.provenance:
-            where.append(f"section {self.provenance['heading']}")
-        return ", ".join([Path(self.path).name, *where])
+        """``name, page 3`` / ``name, slide 2`` / ``name, sheet S, rows 4-9`` for citations."""
+        where = describe(self.provenance)
+        return f"{Path(self.path).name}, {where}" if where else Path(self.path).name
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form."""

@@ -62,7 +62,9 @@ def make_pptx(path: Path) -> None:
         slide.shapes.title.text = title
         slide.placeholders[1].text = body
         if title == "Migration plan":
-            slide.notes_slide.notes_text_frame.text = "The budget approved for the move is 42,000 euros."
+            slide.notes_slide.notes_text_frame.text = (
+                "The budget approved for the move is 42,000 euros."
+            )
             box = slide.shapes.add_textbox(Inches(1), Inches(6), Inches(4), Inches(1))
             box.text_frame.text = "Owner: infrastructure team"
     deck.save(str(path))
@@ -218,8 +220,12 @@ def make_code(path: Path) -> tuple[int, int]:
     head = ['"""Order utilities."""', "", "import math", ""]
     filler = []
     for i in range(12):
-        filler += [f"def helper_{i}(value):", f'    """Round value to {i} places."""',
-                   f"    return round(value, {i})", ""]
+        filler += [
+            f"def helper_{i}(value):",
+            f'    """Round value to {i} places."""',
+            f"    return round(value, {i})",
+            "",
+        ]
     fact = [
         "def shipping_cost(weight_kg):",
         '    """Shipping costs 4 euros per kilogram plus a 7 euro handling fee."""',

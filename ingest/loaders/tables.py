@@ -59,6 +59,7 @@ def table_sections(
         if header is None:
             header = [c or f"column {i}" for i, c in enumerate(cells, start=1)]
             continue
+        header += [f"column {i}" for i in range(len(header) + 1, len(cells) + 1)]
         line = " | ".join(cells)
         if batch and (len(batch) >= max_rows or size + len(line) > max_chars):
             flush()

@@ -22,8 +22,14 @@ from tests.format_samples import INVENTORY_ROW, make_all, make_code, make_csv, m
 class Corpus:
     """One knowledge base holding a file of every kind."""
 
-    def __init__(self, kb: KnowledgeBase, files: dict[str, Path], report: IngestReport,
-                 retriever: Retriever, pipeline: IngestPipeline) -> None:
+    def __init__(
+        self,
+        kb: KnowledgeBase,
+        files: dict[str, Path],
+        report: IngestReport,
+        retriever: Retriever,
+        pipeline: IngestPipeline,
+    ) -> None:
         self.kb, self.files, self.report = kb, files, report
         self.retriever, self.pipeline = retriever, pipeline
 
@@ -56,12 +62,24 @@ def test_every_file_is_ingested(corpus: Corpus) -> None:
 CASES: list[tuple[str, str, dict[str, Any], str]] = [
     ("pptx", "Which data centre does the Falcon project move to?", {"slide": 2}, "Lisbon"),
     ("pptx", "What budget was approved for the move?", {"slide": 2}, "42,000 euros"),
-    ("epub", "How many fishermen did the keeper Elias rescue in the storm?",
-     {"chapter": "The Storm"}, "eleven fishermen"),
-    ("mbox", "When does the garden party start?", {"message": "Garden party", "index": 2},
-     "old water mill"),
-    ("eml", "Which room is the quarterly review meeting in?", {"message": "Quarterly review"},
-     "Aurora room"),
+    (
+        "epub",
+        "How many fishermen did the keeper Elias rescue in the storm?",
+        {"chapter": "The Storm"},
+        "eleven fishermen",
+    ),
+    (
+        "mbox",
+        "When does the garden party start?",
+        {"message": "Garden party", "index": 2},
+        "old water mill",
+    ),
+    (
+        "eml",
+        "Which room is the quarterly review meeting in?",
+        {"message": "Quarterly review"},
+        "Aurora room",
+    ),
     ("odt", "Where must hard hats be worn?", {"heading": "Site handbook > Safety rules"}, "zone C"),
     ("rtf", "What is the secret ingredient of the fish soup?", {}, "smoked paprika"),
     ("json", "Which region is the atlas server in?", {"key": "servers"}, "eu-north-7"),

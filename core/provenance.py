@@ -8,7 +8,7 @@ from typing import Any
 def _message(p: dict[str, Any]) -> str:
     subject = f"“{p['message']}”"
     if "attachment" in p:
-        return f"attachment {p['attachment']} of message {subject}"
+        return f"attachment of message {subject}"
     index = f" {p['index']}" if "index" in p else ""
     sender = f" from {p['from']}" if p.get("from") else ""
     return f"message{index} {subject}{sender}"

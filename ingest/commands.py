@@ -27,9 +27,11 @@ def print_summary(report: IngestReport) -> None:
     """Totals, then every failure with its reason."""
     counts = {a: report.count(a) for a in ("added", "updated", "unchanged", "empty", "failed")}
     rate = report.chunks / report.seconds if report.seconds else 0.0
+    carried = sum(r.attachments for r in report.results)
     click.echo(
         f"added {counts['added']}, updated {counts['updated']}, unchanged {counts['unchanged']}, "
-        f"empty {counts['empty']}, failed {counts['failed']} "
+        f"empty {counts['empty']}, failed {counts['failed']}"
+        f"{f', attachments {carried}' if carried else ''} "
         f"({report.chunks} chunks in {report.seconds:.1f} s, {rate:.1f} chunks/s)"
     )
     for failure in report.failures:

@@ -31,8 +31,12 @@ class Passage:
     @property
     def label(self) -> str:
         """``name, page 3`` / ``name, slide 2`` / ``name, sheet S, rows 4-9`` for citations."""
+        name = Path(self.path).name
+        carrier, sep, _ = self.path.partition("#attachment/")
+        if sep:  # a file carried by another: name both
+            name = f"{name} in {Path(carrier).name}"
         where = describe(self.provenance)
-        return f"{Path(self.path).name}, {where}" if where else Path(self.path).name
+        return f"{name}, {where}" if where else name
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form."""

@@ -147,7 +147,7 @@ def test_email_attachment_is_its_own_linked_document(corpus: Corpus) -> None:
     assert top.provenance["page"] == 1 and top.provenance["attachment"] == "invoice.pdf"
     assert "9,870 dollars" in top.text
     assert top.label == (
-        "invoice.pdf, attachment invoice.pdf of message “Quarterly review”, page 1"
+        "invoice.pdf in review.eml, attachment of message “Quarterly review”, page 1"
     )
 
 

@@ -129,3 +129,33 @@ def test_wiki_page_keeps_headings_and_drops_chrome(shared_data: Path) -> None:
     headings = [s.provenance.get("heading") for s in sections]
     assert "Taxonomy" in headings
     assert "Relationship with humans > Heraldry" in headings
+
+
+def test_cli_ingest_and_served_citations_name_slide_and_attachment(tmp_path: Path) -> None:
+    from tests.format_samples import make_all
+    from tests.integration.conftest import start_server
+
+    data = tmp_path / "data"
+    files = make_all(tmp_path / "files")
+    done = run_hearth(data, "ingest", "-q", str(tmp_path / "files"), timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert f"added {len(files)}," in done.stdout and "attachments 1" in done.stdout
+    server = start_server(data)
+    try:
+        with server.client() as client:
+            reply = client.post(
+                "/api/ask", json={"question": "Which data centre does the Falcon project move to?"}
+            )
+            assert reply.status_code == 200, reply.text
+            labels = [s["label"] for s in reply.json()["sources"]]
+            assert "deck.pptx, slide 2 (Migration plan)" in labels
+            reply = client.post(
+                "/api/ask", json={"question": "What is the invoice total for the Pelican account?"}
+            )
+            labels = [s["label"] for s in reply.json()["sources"]]
+            assert labels[0].startswith("invoice.pdf in review.eml, attachment of message")
+    finally:
+        server.stop()
+    removed = run_hearth(data, "remove", str(files["eml"]), timeout=300)
+    assert removed.returncode == 0, removed.stderr
+    assert "#attachment/1/invoice.pdf" in removed.stdout

@@ -83,7 +83,7 @@ def test_attachment_names_cannot_leave_their_folder() -> None:
         ({"message": "Hi", "index": 2, "from": "Ana"}, "message 2 “Hi” from Ana"),
         (
             {"message": "Hi", "attachment": "a.pdf", "page": 1},
-            "attachment a.pdf of message “Hi”, page 1",
+            "attachment of message “Hi”, page 1",
         ),
         ({"key": "db"}, "key db"),
         ({"lines": "3-9", "language": "py"}, "lines 3-9"),

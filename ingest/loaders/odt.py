@@ -42,6 +42,8 @@ class OdtLoader:
             document = load(str(path))
         except Exception as exc:
             raise LoaderError(f"{path.name}: not a readable OpenDocument text ({exc})") from exc
+        if getattr(document, "text", None) is None:
+            raise LoaderError(f"{path.name}: not an OpenDocument text (no text body)")
         builder = SectionBuilder()
         for block in _blocks(document.text):
             text = " ".join(teletype.extractText(block).split())

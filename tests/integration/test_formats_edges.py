@@ -159,3 +159,30 @@ def test_cli_ingest_and_served_citations_name_slide_and_attachment(tmp_path: Pat
     removed = run_hearth(data, "remove", str(files["eml"]), timeout=300)
     assert removed.returncode == 0, removed.stderr
     assert "#attachment/1/invoice.pdf" in removed.stdout
+
+
+def test_damaged_files_of_every_kind_fail_cleanly(pipeline: IngestPipeline, tmp_path: Path) -> None:
+    import zipfile
+
+    from tests.format_samples import make_all
+
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    for path in make_all(tmp_path / "ok").values():
+        data = path.read_bytes()
+        (bad / f"half-{path.name}").write_bytes(data[: len(data) // 2])
+        (bad / f"empty-{path.name}").write_bytes(b"")
+        if data[:2] == b"PK":  # a package missing its main part
+            with (
+                zipfile.ZipFile(path) as zin,
+                zipfile.ZipFile(bad / f"gutted-{path.name}", "w") as z,
+            ):
+                for name in zin.namelist():
+                    if not name.endswith(("content.xml", "workbook.xml", "presentation.xml")):
+                        z.writestr(name, zin.read(name))
+    report = pipeline.ingest_paths([bad])
+    assert len(report.results) >= 2 * 11
+    assert {r.action for r in report.results} <= {"failed", "empty", "added"}
+    for failure in report.failures:
+        assert failure.error and failure.error.startswith(Path(failure.path).name.split("#")[0])
+    assert report.count("failed") >= 10

@@ -95,6 +95,7 @@ def remove_command(settings: HearthSettings, paths: tuple[Path, ...]) -> None:
 def formats_command(as_json: bool) -> None:
     """Every kind of file Hearth reads, with its loader, library and provenance."""
     import json
+    import textwrap
     from dataclasses import asdict
 
     from ingest.loaders.base import formats
@@ -103,11 +104,11 @@ def formats_command(as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps([asdict(r) for r in rows], indent=2))
         return
-    click.echo(f"{'type':9} {'loader':16} {'library':36} {'provenance':40} extensions")
     for r in rows:
-        click.echo(
-            f"{r.file_type:9} {r.loader:16} {r.library:36} {r.provenance:40} "
-            f"{' '.join(r.extensions) or '(by content)'}"
-        )
+        click.echo(f"{r.file_type:9} {r.loader}, library: {r.library}")
+        click.echo(f"{'':9} provenance: {r.provenance}")
+        files = " ".join(r.extensions) or "(by content)"
+        for line in textwrap.wrap(f"files: {files}", 88):
+            click.echo(f"{'':9} {line}")
     click.echo("Files are also checked by content: a file whose extension lies is read as what")
     click.echo("it is, or refused with the reason; e-mail attachments become linked documents.")

@@ -27,9 +27,11 @@ def print_summary(report: IngestReport) -> None:
     """Totals, then every failure with its reason."""
     counts = {a: report.count(a) for a in ("added", "updated", "unchanged", "empty", "failed")}
     rate = report.chunks / report.seconds if report.seconds else 0.0
+    carried = sum(r.attachments for r in report.results)
     click.echo(
         f"added {counts['added']}, updated {counts['updated']}, unchanged {counts['unchanged']}, "
-        f"empty {counts['empty']}, failed {counts['failed']} "
+        f"empty {counts['empty']}, failed {counts['failed']}"
+        f"{f', attachments {carried}' if carried else ''} "
         f"({report.chunks} chunks in {report.seconds:.1f} s, {rate:.1f} chunks/s)"
     )
     for failure in report.failures:
@@ -86,3 +88,27 @@ def remove_command(settings: HearthSettings, paths: tuple[Path, ...]) -> None:
         raise click.ClickException(f"no document found at {', '.join(map(str, paths))}")
     for r in results:
         click.echo(f"removed {r.path} ({r.chunks} chunks)")
+
+
+@click.command("formats")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def formats_command(as_json: bool) -> None:
+    """Every kind of file Hearth reads, with its loader, library and provenance."""
+    import json
+    import textwrap
+    from dataclasses import asdict
+
+    from ingest.loaders.base import formats
+
+    rows = formats()
+    if as_json:
+        click.echo(json.dumps([asdict(r) for r in rows], indent=2))
+        return
+    for r in rows:
+        click.echo(f"{r.file_type:9} {r.loader}, library: {r.library}")
+        click.echo(f"{'':9} provenance: {r.provenance}")
+        files = " ".join(r.extensions) or "(by content)"
+        for line in textwrap.wrap(f"files: {files}", 88):
+            click.echo(f"{'':9} {line}")
+    click.echo("Files are also checked by content: a file whose extension lies is read as what")
+    click.echo("it is, or refused with the reason; e-mail attachments become linked documents.")

@@ -19,6 +19,7 @@ from core.knowledge import KnowledgeBase, chunk_metadata
 from ingest.chunker import Chunker
 from ingest.files import iter_files, sha256_of
 from ingest.loaders import LoaderContext, Loaders, file_type_of
+from ingest.loaders.base import load_file
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +32,7 @@ class FileResult:
     action: str
     chunks: int = 0
     error: str | None = None
+    attachments: int = 0
 
 
 @dataclass
@@ -120,25 +122,35 @@ class IngestPipeline:
                     self._ledger(key, sha, "unchanged", None, doc.chunk_count, started)
                     return FileResult(key, "unchanged", doc.chunk_count)
             loader = self.loaders.for_path(path)
-            sections = loader.load(path)
-            drafts = self.chunker.chunk(sections)
+            loaded = load_file(loader, path)
+            drafts = self.chunker.chunk(loaded.sections)
             vectors = self.embedder.embed([d.text for d in drafts])
         except (HearthError, OSError, MemoryError, RecursionError, UnicodeError) as exc:
             reason = exc.message if isinstance(exc, HearthError) else f"{path.name}: {exc}"
             self._record_failure(key, sha, path, reason, started)
             return FileResult(key, "failed", error=reason)
-        action, old_ids, new_ids, metas = self._commit(
-            path, sha, size, loader.file_type, collection, drafts, vectors, started
+        action, doc_id, old_ids, new_ids, metas = self._commit(
+            key, path.name, sha, size, loader.file_type, collection, drafts, vectors, started
         )
+        self.write_stores(old_ids, new_ids, vectors, metas)
+        from ingest.attachments import AttachmentIngester
+
+        children = AttachmentIngester(self).replace(doc_id, key, loaded.attachments, collection)
+        return FileResult(key, action, len(new_ids), attachments=children)
+
+    def write_stores(
+        self, old_ids: list[int], new_ids: list[int], vectors: np.ndarray, metas: dict[str, object]
+    ) -> None:
+        """Replace a document's vectors in every store (after the catalogue has committed)."""
         for store in self.kb.stores.values():
             store.delete(old_ids)
             if new_ids:
                 store.add(new_ids, vectors, [metas] * len(new_ids))
-        return FileResult(key, action if drafts else "empty", len(new_ids))
 
     def _commit(
         self,
-        path: Path,
+        key: str,
+        name: str,
         sha: str,
         size: int,
         file_type: str,
@@ -146,9 +158,12 @@ class IngestPipeline:
         drafts: list,  # type: ignore[type-arg]
         vectors: np.ndarray,
         started: float,
-    ) -> tuple[str, list[int], list[int], dict[str, object]]:
-        """Replace the document's chunks in one transaction; returns old and new chunk ids."""
-        key = str(path)
+        parent_id: int | None = None,
+    ) -> tuple[str, int, list[int], list[int], dict[str, object]]:
+        """Replace the document's chunks in one transaction; returns its id, old and new chunk ids.
+
+        ``key`` is the document's path (a file, or ``file#attachment/N/name`` for a carried file).
+        """
         with self.kb.db.session() as s:
             doc = s.scalar(select(Document).where(Document.path == key))
             action = "updated" if doc and doc.status in ("ingested", "empty") else "added"
@@ -158,12 +173,13 @@ class IngestPipeline:
             old_ids = list(s.scalars(select(Chunk.id).where(Chunk.document_id == doc.id)))
             if old_ids:
                 s.execute(delete(Chunk).where(Chunk.document_id == doc.id))
+            doc.parent_id = parent_id
             doc.collection = collection
             doc.sha256 = sha
             doc.size_bytes = size
             doc.file_type = file_type
             doc.status = "ingested" if drafts else "empty"
-            doc.error = None if drafts else f"{path.name}: no text found"
+            doc.error = None if drafts else f"{name}: no text found"
             doc.chunk_count = len(drafts)
             doc.ingested_at = datetime.now(UTC)
             s.flush()
@@ -184,7 +200,8 @@ class IngestPipeline:
             metas = chunk_metadata(doc)
             action = action if drafts else "empty"
             self._ledger(key, sha, action, doc.error, len(rows), started, s)
-        return action, old_ids, new_ids, metas
+            doc_id = doc.id
+        return action, doc_id, old_ids, new_ids, metas
 
     def _record_failure(
         self, key: str, sha: str | None, path: Path, reason: str, started: float

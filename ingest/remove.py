@@ -8,6 +8,7 @@ from sqlalchemy import select
 
 from core.db.models import Chunk, Document, LedgerEntry
 from core.knowledge import KnowledgeBase
+from ingest.attachments import descendant_ids
 from ingest.pipeline import FileResult
 
 
@@ -28,10 +29,14 @@ def remove_documents(kb: KnowledgeBase, paths: list[Path]) -> list[FileResult]:
                     )
                 )
             )
+            carried = descendant_ids(s, [d.id for d in docs])
+            by_id = {d.id: d for d in s.scalars(select(Document).where(Document.id.in_(carried)))}
+            docs = [d for d in docs if d.id not in by_id] + [by_id[i] for i in carried]
             doc_ids = [d.id for d in docs]
             ids = list(s.scalars(select(Chunk.id).where(Chunk.document_id.in_(doc_ids))))
-            for doc in docs:
+            for doc in reversed(docs):  # carried documents first: the cascade must not race
                 s.delete(doc)
+                s.flush()
                 s.add(
                     LedgerEntry(
                         path=doc.path,

@@ -14,7 +14,7 @@ import core  # noqa: F401 - switches the process offline before anything else lo
 from core.errors import HearthError
 from core.logs import configure_logging
 from core.settings import HearthSettings, load_settings
-from ingest.commands import ingest_command, remove_command
+from ingest.commands import formats_command, ingest_command, remove_command
 from service.template_commands import templates
 
 
@@ -68,6 +68,7 @@ def cli(
 cli.add_command(ingest_command)
 cli.add_command(remove_command)
 cli.add_command(templates)
+cli.add_command(formats_command)
 
 
 @cli.command()

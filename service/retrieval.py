@@ -11,15 +11,8 @@ from sqlalchemy import select
 from core.db.models import Chunk, Document
 from core.embedder import Embedder
 from core.knowledge import KnowledgeBase
+from core.provenance import describe
 from core.vectorstores.faiss_store import FaissStore
-
-
-def clock(seconds: object) -> str:
-    """Seconds as ``m:ss`` (or ``h:mm:ss``), to the nearest second."""
-    total = max(0, round(float(seconds)))  # type: ignore[arg-type]
-    hours, rest = divmod(total, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 @dataclass(frozen=True)
@@ -37,21 +30,14 @@ class Passage:
 
     @property
     def label(self) -> str:
-        """``name, page 3`` / ``name, section Heading`` / ``name, 0:00–0:11`` (audio) /
-        ``name, page 1, box (30, 84)–(623, 364)`` (OCR) for prompts and citations."""
-        prov = self.provenance
-        where = []
-        if "start" in prov and "end" in prov:
-            where.append(f"{clock(prov['start'])}–{clock(prov['end'])}")
-        if "page" in prov:
-            where.append(f"page {prov['page']}")
-        if "heading" in prov:
-            where.append(f"section {prov['heading']}")
-        box = prov.get("box")
-        if isinstance(box, list) and len(box) == 4:
-            x0, y0, x1, y1 = (round(float(v)) for v in box)
-            where.append(f"box ({x0}, {y0})–({x1}, {y1})")
-        return ", ".join([Path(self.path).name, *where])
+        """``name, page 3`` / ``name, slide 2`` / ``name, sheet S, rows 4-9`` / ``name, 0:00–0:11``
+        (audio) / ``name, page 1, box (30, 84)–(623, 364)`` (OCR), for prompts and citations."""
+        name = Path(self.path).name
+        carrier, sep, _ = self.path.partition("#attachment/")
+        if sep:  # a file carried by another: name both
+            name = f"{name} in {Path(carrier).name}"
+        where = describe(self.provenance)
+        return f"{name}, {where}" if where else name
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form."""

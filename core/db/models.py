@@ -46,6 +46,13 @@ class Document(Base):
         DateTime(timezone=True), default=utcnow, onupdate=utcnow
     )
     ingested_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # A file carried inside another (an e-mail attachment) links to the document that carries it;
+    # removing or re-ingesting the carrier removes it too.
+    parent_id: Mapped[int | None] = mapped_column(
+        ForeignKey("documents.id", ondelete="CASCADE", name="fk_documents_parent_id"),
+        nullable=True,
+        index=True,
+    )
 
     chunks: Mapped[list[Chunk]] = relationship(
         back_populates="document", cascade="all, delete-orphan", passive_deletes=True

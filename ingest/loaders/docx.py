@@ -31,6 +31,8 @@ class DocxLoader:
     """Word documents with the heading path of each section."""
 
     file_type = "docx"
+    library = "python-docx"
+    provenance = "heading (path)"
 
     def load(self, path: Path) -> list[Section]:
         """Sections under each heading; table rows become lines of cells."""

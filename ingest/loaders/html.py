@@ -78,6 +78,8 @@ class HtmlLoader:
     """HTML pages."""
 
     file_type = "html"
+    library = "BeautifulSoup + lxml"
+    provenance = "heading (path); chrome and scripts dropped"
 
     def load(self, path: Path) -> list[Section]:
         """Sections of the page's main content."""

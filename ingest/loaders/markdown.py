@@ -34,6 +34,8 @@ class MarkdownLoader:
     """Markdown files split at headings."""
 
     file_type = "markdown"
+    library = "built-in (ATX headings)"
+    provenance = "heading (path, e.g. A > B)"
 
     def load(self, path: Path) -> list[Section]:
         """Sections under each heading, with the heading path as provenance."""

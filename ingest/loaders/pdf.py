@@ -22,6 +22,8 @@ class PdfLoader:
     """PDF pages with their page numbers (1-based); scanned pages through OCR."""
 
     file_type = "pdf"
+    library = "pypdf"
+    provenance = "page"
     uses_context = True
 
     def __init__(self, context: LoaderContext | None = None) -> None:

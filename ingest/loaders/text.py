@@ -52,6 +52,8 @@ class TextLoader:
     """Plain text files; one section for the whole file."""
 
     file_type = "text"
+    library = "built-in (encoding: charset-normalizer)"
+    provenance = "none (whole file)"
 
     def load(self, path: Path) -> list[Section]:
         """The file's text as one section."""

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from core.ocr import OcrLine, _lines, scale_for
+from core.provenance import clock
 from core.speech import Segment
 from ingest.loaders.audio import segment_sections
 from ingest.loaders.ocr_sections import line_sections
-from service.retrieval import Passage, clock
+from service.retrieval import Passage
 
 
 def test_segments_grouped_by_words_and_pauses() -> None:

@@ -1,0 +1,145 @@
+"""What a file is, from its first bytes (and a zip's table of contents), whatever its name says.
+
+``sniff`` never raises on odd content: it answers with a canonical extension (``.pdf``, ``.docx``,
+``.png``...) when the content is a known format, a description for error messages, and whether
+the content is binary. The registry (``base.py``) decides which loader reads it.
+"""
+
+from __future__ import annotations
+
+import re
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+HEAD_BYTES = 8192
+
+# (prefix, canonical extension or None, description), checked in order.
+_MAGIC: tuple[tuple[bytes, str | None, str], ...] = (
+    (b"%PDF-", ".pdf", "a PDF document"),
+    (b"{\\rtf", ".rtf", "an RTF document"),
+    (
+        b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1",
+        None,
+        "a legacy Microsoft Office (OLE2) file (.doc, .xls, .ppt or .msg); save it as .docx, "
+        ".xlsx or .pptx",
+    ),
+    (b"\x89PNG\r\n\x1a\n", ".png", "a PNG image"),
+    (b"\xff\xd8\xff", ".jpg", "a JPEG image"),
+    (b"GIF87a", ".gif", "a GIF image"),
+    (b"GIF89a", ".gif", "a GIF image"),
+    (b"II*\x00", ".tif", "a TIFF image"),
+    (b"MM\x00*", ".tif", "a TIFF image"),
+    (b"fLaC", ".flac", "FLAC audio"),
+    (b"ID3", ".mp3", "MP3 audio"),
+    (b"OggS", ".ogg", "Ogg audio"),
+    (b"\x1f\x8b", ".gz", "gzip-compressed data"),
+    (b"7z\xbc\xaf\x27\x1c", ".7z", "a 7-Zip archive"),
+    (b"Rar!\x1a\x07", ".rar", "a RAR archive"),
+    (b"\x7fELF", None, "an executable program (ELF)"),
+    (b"SQLite format 3\x00", None, "an SQLite database"),
+)
+_RIFF = {b"WAVE": (".wav", "WAV audio"), b"WEBP": (".webp", "a WebP image")}
+_ODF = {
+    "application/epub+zip": (".epub", "an EPUB e-book"),
+    "application/vnd.oasis.opendocument.text": (".odt", "an OpenDocument text"),
+    "application/vnd.oasis.opendocument.spreadsheet": (".ods", "an OpenDocument spreadsheet"),
+    "application/vnd.oasis.opendocument.presentation": (".odp", "an OpenDocument presentation"),
+}
+_OOXML = (
+    ("word/document.xml", ".docx", "a Word document"),
+    ("ppt/presentation.xml", ".pptx", "a PowerPoint presentation"),
+    ("xl/workbook.xml", ".xlsx", "an Excel workbook"),
+)
+_HEADER_LINE = re.compile(rb"^[A-Za-z][A-Za-z0-9-]{0,60}:[ \t]")
+_MAIL_HEADERS = (b"from:", b"subject:", b"received:", b"message-id:", b"mime-version:", b"to:")
+_HTML = re.compile(rb"^\s*(<\?xml[^>]*>\s*)?(<!--.*?-->\s*)*<(!doctype\s+html|html)\b", re.I | re.S)
+
+# Every extension ``sniff`` can answer for binary content: an extension mapping to one of these
+# kinds claims a binary format, so text content behind it is a lie worth correcting.
+BINARY_EXTENSIONS = frozenset(
+    [ext for _, ext, _ in _MAGIC if ext and ext != ".rtf"]
+    + [ext for ext, _ in _RIFF.values()]
+    + [ext for ext, _ in _ODF.values()]
+    + [ext for _, ext, _ in _OOXML]
+    + [".zip", ".m4a", ".mp4"]
+)
+
+
+@dataclass(frozen=True)
+class Sniffed:
+    """What the content is: a canonical extension (None if unknown), a description, and whether
+    it is binary. ``strong`` marks text formats with a signature of their own (RTF)."""
+
+    extension: str | None
+    description: str
+    binary: bool
+    strong: bool = False
+
+
+def _sniff_zip(path: Path) -> Sniffed:
+    try:
+        with zipfile.ZipFile(path) as zf:
+            names = set(zf.namelist())
+            if "mimetype" in names:
+                mime = zf.read("mimetype")[:200].decode("ascii", "replace").strip()
+                if mime in _ODF:
+                    return Sniffed(*_ODF[mime], binary=True)
+            if "[Content_Types].xml" in names:
+                for member, ext, desc in _OOXML:
+                    if member in names:
+                        return Sniffed(ext, desc, binary=True)
+                return Sniffed(None, "an Office Open XML package of unknown kind", binary=True)
+    except (zipfile.BadZipFile, OSError, RuntimeError, ValueError) as exc:
+        return Sniffed(None, f"a damaged zip archive ({exc})", binary=True)
+    return Sniffed(".zip", "a zip archive", binary=True)
+
+
+def _sniff_text(head: bytes) -> Sniffed:
+    """Text formats worth recognising when the name gives no (or a wrong) answer."""
+    body = head.lstrip(b"\xef\xbb\xbf")
+    if body.startswith(b"From ") and b"\n" in body:
+        return Sniffed(".mbox", "a mailbox (mbox)", binary=False)
+    lines = body.splitlines()[:30]
+    headers = []
+    for line in lines:
+        if not line.strip():
+            break
+        if _HEADER_LINE.match(line):
+            headers.append(line.split(b":", 1)[0].lower() + b":")
+        elif not line[:1].isspace():  # not a folded header line
+            headers = []
+            break
+    if len(headers) >= 2 and sum(h in _MAIL_HEADERS for h in headers) >= 2:
+        return Sniffed(".eml", "an e-mail message", binary=False)
+    if _HTML.match(body):
+        return Sniffed(".html", "an HTML page", binary=False)
+    return Sniffed(None, "plain text", binary=False)
+
+
+def sniff_bytes(head: bytes) -> Sniffed | None:
+    """Signature checks on the first bytes alone (no zip listing); None for zip content."""
+    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+        return None
+    for prefix, ext, desc in _MAGIC:
+        if head.startswith(prefix):
+            return Sniffed(ext, desc, binary=ext != ".rtf", strong=ext == ".rtf")
+    if head.startswith(b"RIFF") and head[8:12] in _RIFF:
+        return Sniffed(*_RIFF[head[8:12]], binary=True)
+    if head[4:8] == b"ftyp":
+        m4a = head[8:12] in (b"M4A ", b"M4B ")
+        return Sniffed(".m4a" if m4a else ".mp4", "M4A audio" if m4a else "MP4 video", binary=True)
+    utf16 = head.startswith((b"\xff\xfe", b"\xfe\xff"))
+    if b"\x00" in head and not utf16:
+        return Sniffed(None, "binary data of an unknown kind", binary=True)
+    if utf16:
+        return Sniffed(None, "UTF-16 text", binary=False)
+    return _sniff_text(head)
+
+
+def sniff(path: Path) -> Sniffed:
+    """What ``path``'s content is; reads at most a few KiB (and a zip's directory)."""
+    with path.open("rb") as fh:
+        head = fh.read(HEAD_BYTES)
+    found = sniff_bytes(head)
+    return found if found is not None else _sniff_zip(path)

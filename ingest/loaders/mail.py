@@ -1,0 +1,102 @@
+"""Reading one e-mail message (stdlib email): headers, body text and attachments."""
+
+from __future__ import annotations
+
+import mimetypes
+import re
+from email import policy
+from email.message import EmailMessage, Message
+from email.parser import BytesParser
+from typing import Any
+
+from core.types import Section
+from ingest.loaders.base import Attachment
+from ingest.loaders.html import html_sections
+
+HEADERS = ("From", "To", "Cc", "Date", "Subject")
+MAX_ATTACHMENTS = 100
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f/\\:]+")
+
+
+def safe_name(name: str | None, default: str) -> str:
+    """An attachment's file name reduced to one harmless path component."""
+    base = (name or "").replace("\\", "/").rsplit("/", 1)[-1]
+    base = _UNSAFE.sub("_", base).strip(" .")[:200]
+    return base or default
+
+
+def parse_message(data: bytes) -> EmailMessage:
+    """Parse bytes of an RFC 5322 message with the modern policy."""
+    msg = BytesParser(policy=policy.default).parsebytes(data)
+    assert isinstance(msg, EmailMessage)
+    return msg
+
+
+def _header(msg: Message, name: str) -> str:
+    try:
+        value = msg.get(name)
+    except (ValueError, TypeError, IndexError):  # a malformed header the policy cannot parse
+        value = None
+    return " ".join(str(value).split()) if value is not None else ""
+
+
+def _text_of(part: Any) -> str:
+    try:
+        content = part.get_content()
+    except (LookupError, ValueError, AssertionError, KeyError):
+        payload = part.get_payload(decode=True) or b""
+        content = payload.decode("utf-8", "replace")
+    if not isinstance(content, str):
+        return ""
+    if part.get_content_type() == "text/html":
+        return "\n\n".join(s.text for s in html_sections(content))
+    return content
+
+
+def _body(msg: EmailMessage) -> str:
+    part = msg.get_body(preferencelist=("plain", "html"))
+    if part is None:
+        return "" if msg.is_multipart() else _text_of(msg)
+    return _text_of(part)
+
+
+def _attachment(part: Any, n: int, subject: str) -> Attachment | None:
+    ctype = part.get_content_type()
+    if ctype == "message/rfc822":
+        inner = part.get_payload()
+        inner = inner[0] if isinstance(inner, list) and inner else inner
+        data = inner.as_bytes() if isinstance(inner, Message) else b""
+        default = f"message-{n}.eml"
+    else:
+        data = part.get_payload(decode=True) or b""
+        default = f"attachment-{n}{mimetypes.guess_extension(ctype) or '.bin'}"
+    if not data:
+        return None
+    name = safe_name(part.get_filename(), default)
+    return Attachment(name, data, {"attachment": name, "message": subject})
+
+
+def message_section(msg: EmailMessage, extra: dict[str, Any] | None = None) -> Section:
+    """The message as one section: its headers, a blank line, its body; provenance names it."""
+    headers = [f"{name}: {_header(msg, name)}" for name in HEADERS if _header(msg, name)]
+    body = _body(msg).strip()
+    subject = _header(msg, "Subject") or "(no subject)"
+    prov: dict[str, Any] = {"message": subject, **(extra or {})}
+    if _header(msg, "From"):
+        prov["from"] = _header(msg, "From")
+    if _header(msg, "Date"):
+        prov["date"] = _header(msg, "Date")
+    return Section("\n".join(headers) + ("\n\n" + body if body else ""), prov)
+
+
+def message_attachments(msg: EmailMessage) -> list[Attachment]:
+    """The files attached to a message (a forwarded message counts as a file), at most 100."""
+    out: list[Attachment] = []
+    subject = _header(msg, "Subject") or "(no subject)"
+    for n, part in enumerate(msg.iter_attachments(), start=1):
+        found = _attachment(part, n, subject)
+        if found is not None:
+            out.append(found)
+        if len(out) >= MAX_ATTACHMENTS:
+            break
+    return out

@@ -1,0 +1,64 @@
+"""PowerPoint (.pptx): each slide's text, tables and speaker notes (python-pptx)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from core.errors import LoaderError
+from core.types import Section
+from ingest.loaders.archive import check_zip
+from ingest.loaders.base import register
+
+
+def _shape_lines(shape: Any) -> Iterator[str]:
+    """Text of a shape, of a group's shapes and of a table's rows."""
+    if getattr(shape, "shapes", None) is not None:  # a group
+        for inner in shape.shapes:
+            yield from _shape_lines(inner)
+        return
+    if getattr(shape, "has_text_frame", False) and shape.has_text_frame:
+        for paragraph in shape.text_frame.paragraphs:
+            text = "".join(run.text for run in paragraph.runs).strip()
+            if text:
+                yield text
+    if getattr(shape, "has_table", False) and shape.has_table:
+        for row in shape.table.rows:
+            cells = [cell.text.strip() for cell in row.cells]
+            if any(cells):
+                yield " | ".join(cells)
+
+
+@register("pptx", (".pptx",))
+class PptxLoader:
+    """Slides with their slide number; speaker notes follow the slide's own text."""
+
+    file_type = "pptx"
+    library = "python-pptx"
+    provenance = "slide (number from 1), title"
+
+    def load(self, path: Path) -> list[Section]:
+        """One section per slide that has text or notes."""
+        check_zip(path, ".pptx")
+        from pptx import Presentation
+
+        try:
+            deck = Presentation(str(path))
+        except Exception as exc:
+            raise LoaderError(f"{path.name}: not a readable PowerPoint file ({exc})") from exc
+        sections = []
+        for number, slide in enumerate(deck.slides, start=1):
+            lines = [line for shape in slide.shapes for line in _shape_lines(shape)]
+            if slide.has_notes_slide and slide.notes_slide.notes_text_frame is not None:
+                notes = slide.notes_slide.notes_text_frame.text.strip()
+                if notes:
+                    lines.append(f"Speaker notes: {notes}")
+            if not lines:
+                continue
+            prov: dict[str, Any] = {"slide": number}
+            title = slide.shapes.title
+            if title is not None and title.text.strip():
+                prov["title"] = " ".join(title.text.split())
+            sections.append(Section("\n".join(lines), prov))
+        return sections

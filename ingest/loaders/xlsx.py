@@ -1,0 +1,48 @@
+"""Excel workbooks (.xlsx, .xlsm; openpyxl): each sheet's rows, chunked with the header repeated."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from core.errors import LoaderError
+from core.types import Section
+from ingest.loaders.archive import check_zip
+from ingest.loaders.base import register
+from ingest.loaders.tables import cell_text, table_sections
+
+
+@register("xlsx", (".xlsx", ".xlsm"))
+class XlsxLoader:
+    """Worksheets read as stored values (formulas give their last computed result)."""
+
+    file_type = "xlsx"
+    library = "openpyxl"
+    provenance = "sheet (name), rows a-b (the row numbers Excel shows)"
+
+    def load(self, path: Path) -> list[Section]:
+        """Sections of up to ten rows per sheet, each with the sheet's header row."""
+        check_zip(path, ".xlsx")
+        import openpyxl
+
+        try:
+            book = openpyxl.load_workbook(str(path), read_only=True, data_only=True)
+        except Exception as exc:
+            raise LoaderError(f"{path.name}: not a readable Excel workbook ({exc})") from exc
+        try:
+            sections: list[Section] = []
+            for sheet in book.worksheets:
+
+                def rows(ws: Any = sheet) -> Iterator[tuple[int, list[str]]]:
+                    for number, values in enumerate(ws.iter_rows(values_only=True), start=1):
+                        yield number, [cell_text(v) for v in values]
+
+                sections.extend(table_sections(sheet.title, rows()))
+            return sections
+        except LoaderError:
+            raise
+        except Exception as exc:
+            raise LoaderError(f"{path.name}: a sheet could not be read ({exc})") from exc
+        finally:
+            book.close()

@@ -1,0 +1,132 @@
+"""Type detection by content: a file whose extension lies is read as what it is, or refused
+with a reason that names the file and what its content is."""
+
+from __future__ import annotations
+
+import gzip
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from core.errors import UnsupportedTypeError
+from ingest.loaders.base import detect_type, file_type_of, loader_for
+from ingest.loaders.detect import sniff, sniff_bytes
+from tests.format_samples import mail, minimal_pdf
+
+
+def ooxml(path: Path, part: str) -> Path:
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("[Content_Types].xml", "<Types/>")
+        zf.writestr(part, "<x/>")
+    return path
+
+
+def odf_zip(path: Path, mime: str) -> Path:
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("mimetype", mime, compress_type=zipfile.ZIP_STORED)
+        zf.writestr("content.xml", "<x/>")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("head", "ext", "binary"),
+    [
+        (b"%PDF-1.7\n", ".pdf", True),
+        (b"{\\rtf1\\ansi hello}", ".rtf", False),
+        (b"\x89PNG\r\n\x1a\n\x00\x00", ".png", True),
+        (b"\xff\xd8\xff\xe0\x00\x10JFIF", ".jpg", True),
+        (b"fLaC\x00\x00\x00\x22", ".flac", True),
+        (b"RIFF\x24\x00\x00\x00WAVEfmt ", ".wav", True),
+        (b"\x00\x00\x00\x20ftypM4A \x00", ".m4a", True),
+        (b"From alice@example.org Tue May  5 09:30:00 2026\nSubject: x\n\nhi\n", ".mbox", False),
+        (b"From: a@example.org\nTo: b@example.org\nSubject: hi\n\nbody\n", ".eml", False),
+        (b"<!DOCTYPE html><html><body>x</body></html>", ".html", False),
+        (b"just some words\nand more\n", None, False),
+    ],
+)
+def test_sniff_bytes_knows_signatures(head: bytes, ext: str | None, binary: bool) -> None:
+    found = sniff_bytes(head)
+    assert found is not None
+    assert (found.extension, found.binary) == (ext, binary)
+
+
+def test_sniff_reads_zip_contents(tmp_path: Path) -> None:
+    assert sniff(ooxml(tmp_path / "a.zip", "word/document.xml")).extension == ".docx"
+    assert sniff(ooxml(tmp_path / "b.zip", "ppt/presentation.xml")).extension == ".pptx"
+    assert sniff(ooxml(tmp_path / "c.zip", "xl/workbook.xml")).extension == ".xlsx"
+    epub = odf_zip(tmp_path / "d.zip", "application/epub+zip")
+    assert sniff(epub).extension == ".epub"
+    odt = odf_zip(tmp_path / "e.zip", "application/vnd.oasis.opendocument.text")
+    assert sniff(odt).extension == ".odt"
+    with zipfile.ZipFile(tmp_path / "f.zip", "w") as zf:
+        zf.writestr("notes.txt", "hi")
+    assert sniff(tmp_path / "f.zip").description == "a zip archive"
+    (tmp_path / "g.zip").write_bytes(b"PK\x03\x04 broken")
+    assert "damaged zip" in sniff(tmp_path / "g.zip").description
+
+
+def test_a_pdf_named_txt_is_read_as_pdf(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_bytes(minimal_pdf(["hello"]))
+    assert file_type_of(path) == "text"
+    assert detect_type(path) == "pdf"
+    assert loader_for(path).file_type == "pdf"
+
+
+def test_a_word_file_named_pdf_is_read_as_docx(tmp_path: Path) -> None:
+    assert detect_type(ooxml(tmp_path / "report.pdf", "word/document.xml")) == "docx"
+
+
+def test_text_behind_a_binary_extension_is_read_as_text(tmp_path: Path) -> None:
+    plain = tmp_path / "minutes.docx"
+    plain.write_text("Minutes of the meeting.\nAll agreed.\n")
+    assert detect_type(plain) == "text"
+    page = tmp_path / "page.pdf"
+    page.write_text("<!doctype html><html><body><p>hi</p></body></html>")
+    assert detect_type(page) == "html"
+
+
+def test_text_extensions_win_over_weak_text_signatures(tmp_path: Path) -> None:
+    note = tmp_path / "note.md"
+    note.write_bytes(mail("Subject", "body").as_bytes())
+    assert detect_type(note) == "markdown"
+    rtf = tmp_path / "letter.txt"
+    rtf.write_text("{\\rtf1\\ansi Dear reader\\par }")
+    assert detect_type(rtf) == "rtf"  # RTF has a signature of its own
+
+
+def test_mail_without_extension_is_recognised(tmp_path: Path) -> None:
+    path = tmp_path / "saved-message"
+    path.write_bytes(mail("Lunch", "Noon at the canteen.").as_bytes())
+    assert detect_type(path) == "eml"
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "reason"),
+    [
+        ("old.doc", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 64, "legacy Microsoft Office"),
+        ("report.pdf", gzip.compress(b"hello"), "gzip-compressed data, not the .pdf file"),
+        ("data.txt", b"\x00\x01\x02\x03binary\x00", "binary data of an unknown kind"),
+        ("archive.docx", None, "a zip archive, not the .docx file"),
+        ("notes.weird", b"plain words", "unsupported file type .weird"),
+    ],
+)
+def test_unreadable_content_is_refused_with_the_reason(
+    tmp_path: Path, name: str, content: bytes | None, reason: str
+) -> None:
+    path = tmp_path / name
+    if content is None:
+        with zipfile.ZipFile(path, "w") as zf:
+            zf.writestr("a.txt", "x")
+    else:
+        path.write_bytes(content)
+    with pytest.raises(UnsupportedTypeError) as err:
+        detect_type(path)
+    assert err.value.message.startswith(f"{name}: ")
+    assert reason in err.value.message
+
+
+def test_known_names_without_extension(tmp_path: Path) -> None:
+    (tmp_path / "Makefile").write_text("all:\n\techo hi\n")
+    assert detect_type(tmp_path / "Makefile") == "code"

@@ -1,0 +1,94 @@
+"""Pure logic of the new loaders: row sections, data-tree flattening, code blocks, labels."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from core.errors import LoaderError
+from core.provenance import describe
+from ingest.loaders.code import line_blocks
+from ingest.loaders.mail import safe_name
+from ingest.loaders.structured import tree_sections
+from ingest.loaders.tables import cell_text, table_sections
+
+
+def test_rows_are_cut_with_the_header_repeated() -> None:
+    rows = [(1, ["Name", "Age"]), (2, []), *[(n, [f"p{n}", str(n)]) for n in range(3, 28)]]
+    sections = table_sections("People", rows, max_rows=10)
+    assert [s.provenance["rows"] for s in sections] == ["3-12", "13-22", "23-27"]
+    assert all(s.text.split("\n")[1] == "Name | Age" for s in sections)
+    assert all(s.provenance["sheet"] == "People" for s in sections)
+    assert "p17 | 17" in sections[1].text
+
+
+def test_a_single_row_and_empty_header_cells() -> None:
+    sections = table_sections("S", [(1, ["id", ""]), (2, ["7", "x"])])
+    assert sections[0].provenance == {"sheet": "S", "rows": "2"}
+    assert "id | column 2" in sections[0].text
+
+
+def test_cell_text() -> None:
+    import datetime as dt
+
+    assert cell_text(12.0) == "12" and cell_text(1.5) == "1.5" and cell_text(None) == ""
+    assert cell_text(dt.date(2026, 5, 1)) == "2026-05-01"
+    assert cell_text("  a \n b ") == "a b"
+
+
+def test_trees_flatten_to_key_paths() -> None:
+    sections = tree_sections("x.json", {"db": {"port": 5433, "hosts": ["a", "b"]}, "on": True})
+    assert sections[0].provenance == {"key": "db"}
+    assert sections[0].text.splitlines() == ["db.port: 5433", "db.hosts[0]: a", "db.hosts[1]: b"]
+    assert sections[1].text == "on: True"
+    listed = tree_sections("x.json", [{"n": 1}, {"n": 2}])
+    assert [s.provenance["key"] for s in listed] == ["[0]", "[1]"]
+    assert tree_sections("x.json", "just text")[0].text == "just text"
+
+
+def test_self_referring_tree_is_refused() -> None:
+    loop: list[object] = []
+    loop.append(loop)
+    with pytest.raises(LoaderError, match=r"^x.yaml: nested more than"):
+        tree_sections("x.yaml", {"a": loop})
+
+
+def test_code_blocks_cover_every_line_once() -> None:
+    lines = []
+    for i in range(30):
+        lines += [f"def f{i}():", f"    return {i} * {i} + something_long_enough_{i}", ""]
+    blocks = line_blocks(lines)
+    assert len(blocks) > 2
+    assert blocks[0][0] == 1
+    for (_, last, _), (first, _, _) in itertools.pairwise(blocks):
+        assert first == last + 1
+    assert all(block[0].startswith("def ") or not block[0].strip() for _, _, block in blocks)
+
+
+def test_attachment_names_cannot_leave_their_folder() -> None:
+    assert safe_name("../../etc/passwd", "x") == "passwd"
+    assert safe_name("C:\\Users\\a\\report.pdf", "x") == "report.pdf"
+    assert safe_name("..", "attachment-1.bin") == "attachment-1.bin"
+    assert safe_name(None, "attachment-2.pdf") == "attachment-2.pdf"
+
+
+@pytest.mark.parametrize(
+    ("prov", "label"),
+    [
+        ({"slide": 3, "title": "Plan"}, "slide 3 (Plan)"),
+        ({"sheet": "Sales", "rows": "4-9"}, "sheet Sales, rows 4-9"),
+        ({"sheet": "Sales", "rows": "4"}, "sheet Sales, row 4"),
+        ({"chapter": "The Storm", "heading": "The Storm"}, "chapter The Storm, section The Storm"),
+        ({"message": "Hi", "index": 2, "from": "Ana"}, "message 2 “Hi” from Ana"),
+        (
+            {"message": "Hi", "attachment": "a.pdf", "page": 1},
+            "attachment of message “Hi”, page 1",
+        ),
+        ({"key": "db"}, "key db"),
+        ({"lines": "3-9", "language": "py"}, "lines 3-9"),
+        ({}, ""),
+    ],
+)
+def test_describe(prov: dict[str, object], label: str) -> None:
+    assert describe(prov) == label

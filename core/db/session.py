@@ -47,9 +47,23 @@ class Database:
         cfg = Config()
         cfg.set_main_option("script_location", str(ALEMBIC_DIR))
         cfg.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))
-        with self.engine.begin() as conn:
-            cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "head")
+        sqlite = self.engine.dialect.name == "sqlite"
+        with self.engine.connect() as conn:
+            if sqlite:
+                # Batch migrations on SQLite copy and drop tables; with foreign keys on, dropping
+                # `documents` would cascade into `chunks`. Off during the migration (outside any
+                # transaction, as SQLite requires), then checked and back on.
+                conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+                conn.commit()
+            with conn.begin():
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, "head")
+            if sqlite:
+                broken = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+                conn.commit()
+                if broken:
+                    raise RuntimeError(f"catalogue migration left broken references: {broken[:5]}")
 
     @contextmanager
     def session(self) -> Iterator[Session]:

@@ -1,0 +1,55 @@
+"""Migrations: a fresh database matches the models, and upgrading keeps what was stored."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic.autogenerate import compare_metadata
+from alembic.config import Config
+from alembic.migration import MigrationContext
+from sqlalchemy import create_engine, text
+
+import core.db  # noqa: F401 - every model on Base.metadata
+from alembic import command
+from core.db.models import Base
+from core.db.session import ALEMBIC_DIR, Database
+
+
+def test_fresh_database_matches_the_models(tmp_path: Path) -> None:
+    db = Database(f"sqlite:///{tmp_path / 'c.db'}")
+    db.migrate()
+    with db.engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+    assert diff == []
+    db.dispose()
+
+
+def test_upgrading_an_old_catalogue_keeps_its_chunks(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    cfg = Config()
+    cfg.set_main_option("script_location", str(ALEMBIC_DIR))
+    cfg.set_main_option("sqlalchemy.url", url)
+    command.upgrade(cfg, "0001")
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO documents (id, path, collection, size_bytes, file_type, status, "
+                "chunk_count, created_at, updated_at) VALUES (1, '/a.txt', 'default', 3, 'text', "
+                "'ingested', 1, '2026-01-01', '2026-01-01')"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO chunks (id, document_id, ordinal, text, token_count, provenance, "
+                "embedding) VALUES (7, 1, 0, 'kept', 1, '{}', x'00')"
+            )
+        )
+    engine.dispose()
+
+    db = Database(url)
+    db.migrate()  # the service and CLI do this at every start
+    with db.engine.connect() as conn:
+        assert conn.execute(text("SELECT id, text FROM chunks")).all() == [(7, "kept")]
+        assert conn.execute(text("PRAGMA foreign_keys")).scalar() == 1
+    db.dispose()

@@ -79,6 +79,13 @@ class RetrievalSettings(BaseModel):
     """How passages are found for a question."""
 
     top_k: int = Field(5, ge=1, le=50, description="Passages given to the model.")
+    min_score: float = Field(
+        0.2,
+        ge=-1.0,
+        le=1.0,
+        description="Passages whose cosine similarity to the question is below this are not "
+        "given to the model; with none left, Hearth says it does not know.",
+    )
     relative_margin: float = Field(
         0.1,
         ge=0.0,

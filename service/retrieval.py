@@ -1,4 +1,4 @@
-"""Retrieval: embed the question, search the dense index, read the chunks from the catalogue."""
+"""Retrieval: dense and keyword search fused, filtered by collection, document and file type."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from sqlalchemy import select
 
 from core.db.models import Chunk, Document
@@ -44,48 +45,137 @@ class Passage:
         return {**asdict(self), "name": Path(self.path).name, "label": self.label}
 
 
+@dataclass(frozen=True)
+class Filters:
+    """Which chunks a question may see: by collection, document and file type."""
+
+    collection: str | None = None
+    document_ids: tuple[int, ...] = ()
+    file_types: tuple[str, ...] = ()
+
+    @property
+    def active(self) -> bool:
+        """True when anything is filtered."""
+        return bool(self.collection or self.document_ids or self.file_types)
+
+    def chroma_where(self) -> dict[str, Any] | None:
+        """The same filter as a Chroma metadata ``where``."""
+        terms: list[dict[str, Any]] = []
+        if self.collection:
+            terms.append({"collection": self.collection})
+        if self.document_ids:
+            terms.append({"document_id": {"$in": list(self.document_ids)}})
+        if self.file_types:
+            terms.append({"file_type": {"$in": list(self.file_types)}})
+        if not terms:
+            return None
+        return terms[0] if len(terms) == 1 else {"$and": terms}
+
+
+RRF_K = 60
+METHODS = ("hybrid", "dense", "bm25")
+
+
+def reciprocal_rank_fusion(rankings: list[list[int]], k: int = RRF_K) -> list[tuple[int, float]]:
+    """Fuse ranked id lists: score = sum of 1 / (k + rank), best first (ties by first seen)."""
+    scores: dict[int, float] = {}
+    for ranking in rankings:
+        for rank, cid in enumerate(ranking, start=1):
+            scores[cid] = scores.get(cid, 0.0) + 1.0 / (k + rank)
+    return sorted(scores.items(), key=lambda item: -item[1])
+
+
 class Retriever:
-    """Dense retrieval over the configured store, with texts and provenance from the catalogue."""
+    """Hybrid retrieval: dense (FAISS, or Chroma when filtering) and BM25, fused by reciprocal
+    rank; texts, provenance and embeddings come from the catalogue.
+
+    Every passage's ``score`` is its cosine similarity to the question, so thresholds mean the
+    same whichever ranker found it. Passages below ``min_score`` or more than
+    ``relative_margin`` below the best are dropped.
+    """
 
     def __init__(self, kb: KnowledgeBase, embedder: Embedder) -> None:
+        from core.bm25 import BM25Index
+
         self.kb = kb
         self.embedder = embedder
         self.backend = kb.settings.retrieval.dense_backend
+        self.bm25 = BM25Index(kb.db)
 
-    def retrieve(self, question: str, k: int | None = None) -> list[Passage]:
-        """The top ``k`` passages for a question, best first."""
-        k = k or self.kb.settings.retrieval.top_k
+    def _allowed(self, filters: Filters) -> set[int]:
+        with self.kb.db.session() as s:
+            q = select(Chunk.id).join(Document, Chunk.document_id == Document.id)
+            if filters.collection:
+                q = q.where(Document.collection == filters.collection)
+            if filters.document_ids:
+                q = q.where(Document.id.in_(filters.document_ids))
+            if filters.file_types:
+                q = q.where(Document.file_type.in_(filters.file_types))
+            return set(s.scalars(q))
+
+    def _dense(self, vector: Any, n: int, filters: Filters) -> list[int]:
+        if filters.active:
+            return [
+                h.chunk_id
+                for h in self.kb.stores["chroma"].query(vector, n, filters.chroma_where())
+            ]
         store = self.kb.stores[self.backend]
         if isinstance(store, FaissStore):
             store.reload_if_changed()
+        return [h.chunk_id for h in store.query(vector, n)]
+
+    def retrieve(
+        self,
+        question: str,
+        k: int | None = None,
+        filters: Filters | None = None,
+        method: str = "hybrid",
+        cut: bool = True,
+    ) -> list[Passage]:
+        """The top ``k`` passages for a question, best first (``cut=False`` keeps every one)."""
+        cfg = self.kb.settings.retrieval
+        k = k or cfg.top_k
+        filters = filters or Filters()
+        pool = max(4 * k, 20)
         vector = self.embedder.embed([question])[0]
-        hits = store.query(vector, k)
-        if not hits:
+        rankings: list[list[int]] = []
+        if method in ("hybrid", "dense"):
+            rankings.append(self._dense(vector, pool, filters))
+        if method in ("hybrid", "bm25"):
+            allowed = self._allowed(filters) if filters.active else None
+            rankings.append([h.chunk_id for h in self.bm25.search(question, pool, allowed)])
+        fused = [cid for cid, _ in reciprocal_rank_fusion(rankings)][: max(k, pool)]
+        if not fused:
             return []
-        floor = hits[0].score - self.kb.settings.retrieval.relative_margin
-        hits = [h for h in hits if h.score >= floor]
         with self.kb.db.session() as s:
             rows = s.execute(
                 select(Chunk, Document)
                 .join(Document, Chunk.document_id == Document.id)
-                .where(Chunk.id.in_([h.chunk_id for h in hits]))
+                .where(Chunk.id.in_(fused))
             ).all()
         by_id = {chunk.id: (chunk, doc) for chunk, doc in rows}
-        passages: list[Passage] = []
-        for hit in hits:
-            if hit.chunk_id not in by_id:
+        scored = []
+        for cid in fused:
+            if cid not in by_id:
                 continue  # a store ahead of the catalogue; repaired at next start
-            chunk, doc = by_id[hit.chunk_id]
-            passages.append(
-                Passage(
-                    number=len(passages) + 1,
-                    chunk_id=chunk.id,
-                    document_id=doc.id,
-                    path=doc.path,
-                    file_type=doc.file_type,
-                    provenance=dict(chunk.provenance or {}),
-                    score=round(hit.score, 4),
-                    text=chunk.text,
-                )
+            chunk, doc = by_id[cid]
+            cosine = float(np.frombuffer(chunk.embedding, dtype=np.float32) @ vector)
+            scored.append((chunk, doc, cosine))
+        scored = scored[:k]
+        if cut and scored:
+            best = max(c for _, _, c in scored)
+            floor = max(cfg.min_score, best - cfg.relative_margin)
+            scored = [item for item in scored if item[2] >= floor]
+        return [
+            Passage(
+                number=i,
+                chunk_id=chunk.id,
+                document_id=doc.id,
+                path=doc.path,
+                file_type=doc.file_type,
+                provenance=dict(chunk.provenance or {}),
+                score=round(cosine, 4),
+                text=chunk.text,
             )
-        return passages
+            for i, (chunk, doc, cosine) in enumerate(scored, start=1)
+        ]

@@ -14,8 +14,10 @@ from litestar.openapi.plugins import JsonRenderPlugin
 from core.settings import HearthSettings
 from service.controllers import (
     AskController,
+    CollectionController,
     DocumentController,
     HealthController,
+    TemplateController,
     VoiceAskController,
 )
 from service.errors import EXCEPTION_HANDLERS
@@ -36,7 +38,14 @@ def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litest
                 await to_thread.run_sync(app.state.hearth.close)
 
     return Litestar(
-        route_handlers=[HealthController, AskController, VoiceAskController, DocumentController],
+        route_handlers=[
+            HealthController,
+            AskController,
+            VoiceAskController,
+            DocumentController,
+            CollectionController,
+            TemplateController,
+        ],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
         lifespan=[lifespan],
         request_max_body_size=settings.server.max_upload_bytes,

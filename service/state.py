@@ -12,8 +12,10 @@ from core.knowledge import KnowledgeBase, RepairReport
 from core.settings import HearthSettings
 from core.speech import SpeechModel
 from service.answers import AnswerService
+from service.library import Library
 from service.llm import LLMRuntime, create_runtime
 from service.retrieval import Retriever
+from service.templates import TemplateService
 from service.voice import VoiceService
 
 log = logging.getLogger(__name__)
@@ -35,6 +37,21 @@ class Hearth:
     def speech(self) -> SpeechModel:
         """Whisper for voice questions; loads on first use, freed when idle."""
         return SpeechModel(self.settings.speech)
+
+    @cached_property
+    def templates(self) -> TemplateService:
+        """Versioned prompt templates in the catalogue database."""
+        return TemplateService(self.kb.db)
+
+    @cached_property
+    def library(self) -> Library:
+        """Uploads, documents and collections; ingests with the same pipeline as the CLI."""
+        from core.ocr import OcrModel
+        from ingest.loaders import LoaderContext
+        from ingest.pipeline import IngestPipeline
+
+        context = LoaderContext(self.settings, self.speech, OcrModel(self.settings.ocr))
+        return Library(self.kb, IngestPipeline(self.kb, self.embedder, context))
 
     @cached_property
     def voice(self) -> VoiceService:

@@ -1,8 +1,16 @@
 """HTTP controllers."""
 
 from service.controllers.ask import AskController
-from service.controllers.documents import DocumentController
+from service.controllers.documents import CollectionController, DocumentController
 from service.controllers.health import HealthController
+from service.controllers.templates import TemplateController
 from service.controllers.voice import VoiceAskController
 
-__all__ = ["AskController", "DocumentController", "HealthController", "VoiceAskController"]
+__all__ = [
+    "AskController",
+    "CollectionController",
+    "DocumentController",
+    "HealthController",
+    "TemplateController",
+    "VoiceAskController",
+]

@@ -112,7 +112,7 @@ def test_failed_update_keeps_what_was_stored(
     d.save(str(page))
     assert pipeline.ingest_file(page).action == "added"
     before = assert_in_step(kb)
-    page.write_bytes(b"garbage, no longer a zip")
+    page.write_bytes(b"PK\x03\x04" + bytes(range(256)) * 4)  # a damaged zip
     result = pipeline.ingest_file(page)
     assert result.action == "failed" and "doc.docx" in (result.error or "")
     assert assert_in_step(kb) == before

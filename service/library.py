@@ -1,0 +1,128 @@
+"""The knowledge base as the API sees it: upload and ingest a file, show, delete, collections."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import func, select
+
+from core.db.models import Chunk, Document
+from core.errors import InvalidInputError, LoaderError, NotFoundError, UnsupportedTypeError
+from core.knowledge import KnowledgeBase
+from ingest.pipeline import FileResult, IngestPipeline
+from ingest.remove import remove_documents
+
+MAX_NAME = 200
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f/\\:*?\"<>|]")
+
+
+def safe_filename(name: str) -> str:
+    """A file name that cannot leave its folder: no separators, ``..``, control characters,
+    at most 200 characters (keeping the extension)."""
+    name = unicodedata.normalize("NFC", name or "")
+    name = Path(name.replace("\\", "/")).name
+    name = _UNSAFE.sub("_", name).strip(" .")
+    if not name:
+        raise InvalidInputError("file: the upload has no usable file name", field="file")
+    if len(name) > MAX_NAME:
+        stem, dot, ext = name.rpartition(".")
+        ext = ext[:16] if dot else ""
+        name = (stem if dot else name)[: MAX_NAME - len(ext) - 1] + (f".{ext}" if ext else "")
+    return name
+
+
+def valid_collection(name: str) -> str:
+    """A collection name: 1-200 printable characters."""
+    name = (name or "").strip()
+    if not name or len(name) > 200 or not name.isprintable():
+        raise InvalidInputError(
+            "collection: must be 1-200 printable characters", field="collection"
+        )
+    return name
+
+
+@dataclass
+class UploadResult:
+    """What ingesting an uploaded file did."""
+
+    result: FileResult
+    document_id: int | None
+
+
+class Library:
+    """Uploads are stored under ``<data_dir>/uploads/<sha256 prefix>/<name>`` and ingested by the
+    same pipeline as the CLI; one upload is written at a time."""
+
+    def __init__(self, kb: KnowledgeBase, pipeline: IngestPipeline) -> None:
+        self.kb = kb
+        self.pipeline = pipeline
+        self._lock = threading.Lock()
+
+    def upload(self, name: str, data: bytes, collection: str = "default") -> UploadResult:
+        """Store and ingest one uploaded file; a file that cannot be read raises a 4xx error."""
+        collection = valid_collection(collection)
+        filename = safe_filename(name)
+        limit = self.kb.settings.ingest.max_file_bytes
+        if not data:
+            raise InvalidInputError(f"file: {filename} is empty", field="file")
+        if len(data) > limit:
+            raise LoaderError(f"{filename}: {len(data)} bytes is over the {limit} byte limit")
+        folder = self.kb.settings.data_dir / "uploads" / hashlib.sha256(data).hexdigest()[:16]
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / filename
+        path.write_bytes(data)
+        with self._lock:
+            result = self.pipeline.ingest([path], collection).results[0]
+        if result.action == "failed":
+            reason = result.error or f"{filename}: could not be read"
+            if "unsupported" in reason or "`hearth formats`" in reason:
+                raise UnsupportedTypeError(reason)
+            raise LoaderError(reason)
+        with self.kb.db.session() as s:
+            doc_id = s.scalar(select(Document.id).where(Document.path == str(path)))
+        return UploadResult(result, doc_id)
+
+    def get(self, document_id: int) -> tuple[Document, list[Chunk]]:
+        """A document and its chunks."""
+        with self.kb.db.session() as s:
+            doc = s.get(Document, document_id)
+            if doc is None:
+                raise NotFoundError(f"document {document_id} does not exist", field="id")
+            chunks = list(
+                s.scalars(
+                    select(Chunk).where(Chunk.document_id == document_id).order_by(Chunk.ordinal)
+                )
+            )
+            return doc, chunks
+
+    def delete(self, document_id: int) -> int:
+        """Remove a document from every store; returns how many chunks went."""
+        doc, _ = self.get(document_id)
+        with self._lock:
+            results = remove_documents(self.kb, [Path(doc.path)])
+        return sum(r.chunks for r in results)
+
+    def collections(self) -> list[dict[str, Any]]:
+        """Every collection with its document and chunk counts."""
+        with self.kb.db.session() as s:
+            docs = dict(
+                s.execute(
+                    select(Document.collection, func.count(Document.id)).group_by(
+                        Document.collection
+                    )
+                ).all()
+            )
+            chunks = dict(
+                s.execute(
+                    select(Document.collection, func.count(Chunk.id))
+                    .join(Chunk, Chunk.document_id == Document.id)
+                    .group_by(Document.collection)
+                ).all()
+            )
+        return [{"name": n, "documents": docs[n], "chunks": chunks.get(n, 0)} for n in sorted(docs)]

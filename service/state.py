@@ -6,6 +6,7 @@ import logging
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from core.embedder import Embedder, create_embedder
 from core.knowledge import KnowledgeBase, RepairReport
@@ -15,6 +16,9 @@ from service.answers import AnswerService
 from service.llm import LLMRuntime, create_runtime
 from service.retrieval import Retriever
 from service.voice import VoiceService
+
+if TYPE_CHECKING:
+    from ingest.watcher import FolderWatcher
 
 log = logging.getLogger(__name__)
 
@@ -75,3 +79,20 @@ class Hearth:
         if "speech" in self.__dict__:
             self.speech.holder.unload()
         self.kb.close()
+
+
+def start_watcher(hearth: Hearth) -> FolderWatcher | None:
+    """Watch ``watch.folders`` in a background thread (None when none are set).
+
+    Returns once the folders are reconciled with the catalogue; the caller holds the writer lock.
+    """
+    folders = hearth.settings.watch.folders
+    if not folders:
+        return None
+    from ingest.pipeline import IngestPipeline
+    from ingest.watcher import create_watcher
+
+    pipeline = IngestPipeline(hearth.kb, hearth.embedder)
+    watcher = create_watcher(pipeline, hearth.settings.watch, folders)
+    watcher.start()
+    return watcher

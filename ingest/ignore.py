@@ -27,6 +27,7 @@ class IgnoreRules:
         ignore: Iterable[str] = DEFAULT_IGNORE,
         include: Iterable[str] = (),
         exclude: Iterable[str] = (),
+        skip: Iterable[Path] = (),
     ) -> None:
         # Longest root first, so a file in nested roots is judged relative to the nearest one.
         self.roots = sorted({r.expanduser().resolve() for r in roots}, key=lambda r: -len(r.parts))
@@ -34,20 +35,26 @@ class IgnoreRules:
         self.ignore = tuple(ignore)
         self.include = tuple(include)
         self.exclude = tuple(exclude)
+        self.skip = tuple(p.expanduser().resolve() for p in skip)  # e.g. the data directory
 
     @classmethod
-    def from_settings(cls, roots: Iterable[Path], settings: WatchSettings) -> IgnoreRules:
-        """Rules for ``roots`` from the ``watch`` settings."""
+    def from_settings(
+        cls, roots: Iterable[Path], settings: WatchSettings, skip: Iterable[Path] = ()
+    ) -> IgnoreRules:
+        """Rules for ``roots`` from the ``watch`` settings; nothing below ``skip`` is watched."""
         return cls(
             roots,
             ignore_hidden=settings.ignore_hidden,
             ignore=settings.ignore,
             include=settings.include,
             exclude=settings.exclude,
+            skip=skip,
         )
 
     def root_of(self, path: Path) -> Path | None:
-        """The watched root ``path`` lies in, or None."""
+        """The watched root ``path`` lies in, or None (also for anything below a skipped folder)."""
+        if any(path == s or path.is_relative_to(s) for s in self.skip):
+            return None
         for root in self.roots:
             if path == root or path.is_relative_to(root):
                 return root

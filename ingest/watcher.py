@@ -153,6 +153,7 @@ def create_watcher(
     on_results: OnResults | None = None,
 ) -> FolderWatcher:
     """A watcher of ``folders`` with the ignore rules and batch size from ``settings``."""
-    rules = IgnoreRules.from_settings(folders, settings)
+    # The data directory may lie inside a watched folder: its own files are never knowledge.
+    rules = IgnoreRules.from_settings(folders, settings, skip=[pipeline.kb.settings.data_dir])
     sync = FolderSync(pipeline, rules, batch_size=settings.batch_size, progress=progress)
     return FolderWatcher(sync, settings, on_results=on_results)

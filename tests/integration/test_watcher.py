@@ -70,7 +70,14 @@ def test_rename_and_move_into_a_subfolder_keep_the_chunks(
         # A whole folder renamed: every document below it moves.
         (folder / "animals").rename(folder / "fauna")
         assert settle(w, kb, folder) == all_ids
-        assert chunk_ids_of(kb, folder / "fauna" / "sea" / "otters.txt") == ids
+        otters = folder / "fauna" / "sea" / "otters.txt"
+        assert chunk_ids_of(kb, otters) == ids
+
+        # Moved over an existing file: the mover keeps its chunks, the overwritten one leaves.
+        keep_ids = chunk_ids_of(kb, folder / "keep.txt")
+        (folder / "keep.txt").replace(otters)
+        assert settle(w, kb, folder) == keep_ids
+        assert chunk_ids_of(kb, otters) == keep_ids
 
 
 def test_a_file_written_slowly_is_ingested_once_complete(

@@ -79,6 +79,13 @@ def test_nested_roots_match_relative_to_the_nearest() -> None:
     assert not r.ignored(inner / "a.txt")  # relative to inner it is just "a.txt"
 
 
+def test_a_skipped_folder_inside_a_root_is_not_watched() -> None:
+    r = IgnoreRules([ROOT], skip=[ROOT / "hearth-data"])
+    assert r.ignored(ROOT / "hearth-data" / "notes.txt")
+    assert r.dir_ignored(ROOT / "hearth-data" / "chroma")
+    assert not r.ignored(ROOT / "hearth-data-old.txt")
+
+
 def test_walk_skips_ignored_folders_and_files(tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
     (tmp_path / ".git" / "x.txt").write_text("x")

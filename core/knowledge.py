@@ -92,6 +92,18 @@ class KnowledgeBase:
             removed[name], added[name] = len(extra), len(missing)
         return RepairReport(removed=removed, added=added)
 
+    def repair_unless_busy(self) -> RepairReport | None:
+        """:meth:`repair` under the writer lock; None when another process is writing (that
+        writer repaired at its own start and is keeping the stores in step)."""
+        from core.errors import ConflictError
+        from core.lock import WriterLock
+
+        try:
+            with WriterLock(self.settings.data_dir):
+                return self.repair()
+        except ConflictError:
+            return None
+
     def _restore(self, store: VectorStore, ids: list[int]) -> None:
         with self.db.session() as s:
             rows = s.execute(

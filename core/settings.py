@@ -55,6 +55,62 @@ class IngestSettings(BaseModel):
     )
 
 
+DEFAULT_IGNORE = (
+    "*.swp",
+    "*.swo",
+    "*.swx",
+    "*~",
+    "~$*",
+    ".~lock.*",
+    "#*#",
+    "*.part",
+    "*.partial",
+    "*.crdownload",
+    "*.download",
+    "*.tmp",
+    "*.temp",
+)
+
+
+class WatchSettings(BaseModel):
+    """The folder watcher (`hearth watch`, and `hearth serve` when folders are set)."""
+
+    folders: list[Path] = Field(
+        default_factory=list,
+        description="Folders `hearth serve` keeps the knowledge base in step with (recursively); "
+        "empty: serve watches nothing.",
+    )
+    quiet_seconds: float = Field(
+        1.0,
+        ge=0.0,
+        le=600.0,
+        description="A created or changed file is ingested once its size and modification time "
+        "have not changed for this long (so a file being copied is not read half-written).",
+    )
+    batch_size: int = Field(
+        50, ge=1, le=10000, description="Files ingested per batch (stores saved after each)."
+    )
+    ignore_hidden: bool = Field(True, description="Ignore dot files and anything in dot folders.")
+    ignore: list[str] = Field(
+        default_factory=lambda: list(DEFAULT_IGNORE),
+        description="Glob patterns (on the file name) of temporary files that are never ingested: "
+        "editor swap and backup files, Office locks, partial downloads.",
+    )
+    include: list[str] = Field(
+        default_factory=list,
+        description="If set, only files matching one of these globs are watched (a pattern "
+        "without '/' matches the file name, one with '/' the path relative to the folder).",
+    )
+    exclude: list[str] = Field(
+        default_factory=list,
+        description="Files matching any of these globs are not watched (same matching as include); "
+        "applied after include.",
+    )
+    force_polling: bool = Field(
+        False, description="Poll the file system instead of using OS events (network drives)."
+    )
+
+
 class LLMSettings(BaseModel):
     """The local assistant model."""
 
@@ -192,6 +248,10 @@ class HearthSettings(BaseSettings):
         default_factory=IngestSettings,  # type: ignore[arg-type]
         description=IngestSettings.__doc__,
     )
+    watch: WatchSettings = Field(
+        default_factory=WatchSettings,  # type: ignore[arg-type]
+        description=WatchSettings.__doc__,
+    )
     llm: LLMSettings = Field(
         default_factory=LLMSettings,  # type: ignore[arg-type]
         description=LLMSettings.__doc__,
@@ -249,4 +309,5 @@ def load_settings(**overrides: Any) -> HearthSettings:
     settings = HearthSettings(**overrides)
     settings.data_dir = settings.data_dir.expanduser().resolve()
     settings.models_dir = settings.models_dir.expanduser().resolve()
+    settings.watch.folders = [f.expanduser().resolve() for f in settings.watch.folders]
     return settings

@@ -1,14 +1,23 @@
-"""The `hearth ingest` and `hearth remove` commands."""
+"""The `hearth ingest`, `hearth remove` and `hearth watch` commands.
+
+Each writes to the data directory, so each holds its :class:`~core.lock.WriterLock` while it runs.
+"""
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from core.errors import HearthError
+from core.lock import WriterLock
 from core.settings import HearthSettings
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
 from ingest.files import iter_files
 from ingest.pipeline import FileResult, IngestPipeline, IngestReport
 from ingest.remove import remove_documents
@@ -53,6 +62,7 @@ def ingest_command(
         files = list(iter_files(list(paths)))
     except HearthError as exc:
         raise click.ClickException(exc.message) from exc
+    lock = WriterLock(settings.data_dir).acquire()
     pipeline = _open_pipeline(settings)
     bar = tqdm(total=len(files), unit="file", disable=quiet or None, file=sys.stderr, desc="ingest")
 
@@ -65,6 +75,7 @@ def ingest_command(
     finally:
         bar.close()
         pipeline.kb.close()
+        lock.release()
     print_summary(report)
     if report.failures and len(report.failures) == len(report.results):
         sys.exit(1)
@@ -77,13 +88,13 @@ def remove_command(settings: HearthSettings, paths: tuple[Path, ...]) -> None:
     """Remove documents (a file, or everything below a folder) from every store."""
     from core.knowledge import KnowledgeBase
 
-    kb = KnowledgeBase(settings)
-    kb.repair()
-
-    try:
-        results = remove_documents(kb, list(paths))
-    finally:
-        kb.close()
+    with WriterLock(settings.data_dir):
+        kb = KnowledgeBase(settings)
+        kb.repair()
+        try:
+            results = remove_documents(kb, list(paths))
+        finally:
+            kb.close()
     if not results:
         raise click.ClickException(f"no document found at {', '.join(map(str, paths))}")
     for r in results:
@@ -112,3 +123,81 @@ def formats_command(as_json: bool) -> None:
             click.echo(f"{'':9} {line}")
     click.echo("Files are also checked by content: a file whose extension lies is read as what")
     click.echo("it is, or refused with the reason; e-mail attachments become linked documents.")
+
+
+class _Bar:
+    """A tqdm bar on stderr for each batch of ingests (implements ``SyncProgress``)."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self._bar: tqdm[Any] | None = None
+
+    def begin(self, total: int) -> None:
+        from tqdm import tqdm
+
+        self._bar = tqdm(
+            total=total, unit="file", disable=self.quiet or None, file=sys.stderr, desc="ingest"
+        )
+
+    def step(self, result: FileResult) -> None:
+        if self._bar is not None:
+            self._bar.update(1)
+            self._bar.set_postfix_str(result.action)
+
+    def end(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+
+def _echo_results(results: list[FileResult]) -> None:
+    counts: dict[str, int] = {}
+    for r in results:
+        counts[r.action] = counts.get(r.action, 0) + 1
+        if r.action in ("moved", "removed", "failed"):
+            detail = f": {r.error}" if r.error else ""
+            click.echo(f"{r.action} {r.path}{detail}", err=r.action == "failed")
+    changed = {k: v for k, v in counts.items() if k != "unchanged"}
+    if changed:
+        click.echo(", ".join(f"{k} {v}" for k, v in sorted(changed.items())))
+
+
+@click.command("watch")
+@click.argument(
+    "folders",
+    nargs=-1,
+    required=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+)
+@click.option(
+    "--quiet-seconds",
+    type=float,
+    default=None,
+    help="Ingest a file once it has not changed for this long (default: watch.quiet_seconds).",
+)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.pass_obj
+def watch_command(
+    settings: HearthSettings, folders: tuple[Path, ...], quiet_seconds: float | None, quiet: bool
+) -> None:
+    """Keep the knowledge base in step with FOLDERS (recursively) until interrupted.
+
+    On start, whatever changed while nothing watched is applied (new, changed, deleted and moved
+    files); then every add, edit, delete, move and rename as it happens.
+    """
+    from ingest.watcher import create_watcher
+
+    if quiet_seconds is not None:
+        settings.watch.quiet_seconds = quiet_seconds
+    roots = [f.expanduser().resolve() for f in folders]
+    with WriterLock(settings.data_dir):
+        pipeline = _open_pipeline(settings)
+        watcher = create_watcher(
+            pipeline, settings.watch, roots, progress=_Bar(quiet), on_results=_echo_results
+        )
+        signal.signal(signal.SIGTERM, lambda *_: watcher.stop_event.set())
+        click.echo(f"watching {', '.join(map(str, roots))} (Ctrl-C to stop)", err=True)
+        try:
+            watcher.run()
+        finally:
+            pipeline.kb.close()

@@ -21,7 +21,7 @@ from service.controllers import (
     VoiceAskController,
 )
 from service.errors import EXCEPTION_HANDLERS
-from service.state import Hearth
+from service.state import Hearth, start_watcher
 
 
 def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litestar:
@@ -31,9 +31,12 @@ def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litest
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         own = hearth is None
         app.state.hearth = hearth or await to_thread.run_sync(Hearth.start, settings)
+        watcher = await to_thread.run_sync(start_watcher, app.state.hearth)
         try:
             yield
         finally:
+            if watcher is not None:
+                await to_thread.run_sync(watcher.stop)
             if own:
                 await to_thread.run_sync(app.state.hearth.close)
 

@@ -1,4 +1,4 @@
-"""The `hearth` command: serve, ingest, remove, ask, status, models."""
+"""The `hearth` command: serve, ingest, remove, watch, ask, status, models."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import core  # noqa: F401 - switches the process offline before anything else lo
 from core.errors import HearthError
 from core.logs import configure_logging
 from core.settings import HearthSettings, load_settings
-from ingest.commands import formats_command, ingest_command, remove_command
+from ingest.commands import formats_command, ingest_command, remove_command, watch_command
 from service.template_commands import templates
 
 
@@ -69,6 +69,7 @@ cli.add_command(ingest_command)
 cli.add_command(remove_command)
 cli.add_command(templates)
 cli.add_command(formats_command)
+cli.add_command(watch_command)
 
 
 @cli.command()
@@ -76,10 +77,17 @@ cli.add_command(formats_command)
 @click.option("--port", type=int, default=None, help="Port (default 8377).")
 @click.pass_obj
 def serve(settings: HearthSettings, host: str | None, port: int | None) -> None:
-    """Start the HTTP service (REST API and OpenAPI document)."""
+    """Start the HTTP service (REST API and OpenAPI document).
+
+    With ``watch.folders`` set it also keeps the knowledge base in step with those folders, and
+    then holds the data directory's writer lock for as long as it runs.
+    """
     import uvicorn
 
+    from core.lock import WriterLock
     from service.app import create_app
+
+    lock = WriterLock(settings.data_dir).acquire() if settings.watch.folders else None
 
     host = host or settings.server.host
     port = port or settings.server.port
@@ -89,14 +97,18 @@ def serve(settings: HearthSettings, host: str | None, port: int | None) -> None:
         f"{settings.data_dir}); loading...",
         err=True,
     )
-    uvicorn.run(
-        create_app(settings),
-        host=host,
-        port=port,
-        log_level="warning",
-        access_log=False,
-        lifespan="on",
-    )
+    try:
+        uvicorn.run(
+            create_app(settings),
+            host=host,
+            port=port,
+            log_level="warning",
+            access_log=False,
+            lifespan="on",
+        )
+    finally:
+        if lock is not None:
+            lock.release()
 
 
 @cli.command()

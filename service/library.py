@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 from core.db.models import Chunk, Document
 from core.errors import InvalidInputError, LoaderError, NotFoundError, UnsupportedTypeError
 from core.knowledge import KnowledgeBase
+from core.lock import WriterLock
 from ingest.pipeline import FileResult, IngestPipeline
 from ingest.remove import remove_documents
 
@@ -57,7 +58,8 @@ class UploadResult:
 
 class Library:
     """Uploads are stored under ``<data_dir>/uploads/<sha256 prefix>/<name>`` and ingested by the
-    same pipeline as the CLI; one upload is written at a time."""
+    same pipeline as the CLI; one upload is written at a time, under the data directory's writer
+    lock (a 409 while another process, such as `hearth ingest`, is writing)."""
 
     def __init__(self, kb: KnowledgeBase, pipeline: IngestPipeline) -> None:
         self.kb = kb
@@ -77,7 +79,7 @@ class Library:
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / filename
         path.write_bytes(data)
-        with self._lock:
+        with self._lock, WriterLock(self.kb.settings.data_dir):
             result = self.pipeline.ingest([path], collection).results[0]
         if result.action == "failed":
             reason = result.error or f"{filename}: could not be read"
@@ -104,7 +106,7 @@ class Library:
     def delete(self, document_id: int) -> int:
         """Remove a document from every store; returns how many chunks went."""
         doc, _ = self.get(document_id)
-        with self._lock:
+        with self._lock, WriterLock(self.kb.settings.data_dir):
             results = remove_documents(self.kb, [Path(doc.path)])
         return sum(r.chunks for r in results)
 

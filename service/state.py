@@ -6,6 +6,7 @@ import logging
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from core.embedder import Embedder, create_embedder
 from core.knowledge import KnowledgeBase, RepairReport
@@ -17,6 +18,9 @@ from service.llm import LLMRuntime, create_runtime
 from service.retrieval import Retriever
 from service.templates import TemplateService
 from service.voice import VoiceService
+
+if TYPE_CHECKING:
+    from ingest.watcher import FolderWatcher
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +67,7 @@ class Hearth:
         """Migrate the catalogue, repair the stores, load the embedder and the model."""
         t0 = time.perf_counter()
         kb = KnowledgeBase(settings)
-        report = kb.repair()
+        report = kb.repair_unless_busy() or RepairReport({}, {})
         if report.changed:
             log.warning(
                 "repaired vector stores at start: removed %s, added %s",
@@ -92,3 +96,20 @@ class Hearth:
         if "speech" in self.__dict__:
             self.speech.holder.unload()
         self.kb.close()
+
+
+def start_watcher(hearth: Hearth) -> FolderWatcher | None:
+    """Watch ``watch.folders`` in a background thread (None when none are set).
+
+    Returns once the folders are reconciled with the catalogue; the caller holds the writer lock.
+    """
+    folders = hearth.settings.watch.folders
+    if not folders:
+        return None
+    from ingest.pipeline import IngestPipeline
+    from ingest.watcher import create_watcher
+
+    pipeline = IngestPipeline(hearth.kb, hearth.embedder)
+    watcher = create_watcher(pipeline, hearth.settings.watch, folders)
+    watcher.start()
+    return watcher

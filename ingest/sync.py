@@ -1,0 +1,171 @@
+"""Bringing the catalogue in step with watched folders: moves, removals, then ingests in batches.
+
+:meth:`FolderSync.apply` takes a set of file paths that may have changed and decides, against the
+catalogue, what each became: a document whose path vanished while a file with the same content
+hash and type appeared elsewhere was *moved* (its chunks stay, nothing is re-embedded); a
+vanished path that found no partner is *removed* from every store; every other present file goes
+through the pipeline, which skips it when its hash is unchanged. :meth:`FolderSync.reconcile` runs
+the same decision over whole folders, for what changed while nothing watched.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from sqlalchemy import select
+
+from core.db.models import Document
+from ingest.files import sha256_of
+from ingest.ignore import IgnoreRules
+from ingest.loaders import file_type_of
+from ingest.move import move_document
+from ingest.pipeline import FileResult, IngestPipeline
+from ingest.remove import remove_documents
+
+log = logging.getLogger(__name__)
+
+MOVABLE = ("ingested", "empty")
+
+
+class SyncProgress(Protocol):
+    """Progress of one batch of ingests (the CLI draws a tqdm bar)."""
+
+    def begin(self, total: int) -> None:
+        """``total`` files are about to be ingested."""
+        ...
+
+    def step(self, result: FileResult) -> None:
+        """One file is done."""
+        ...
+
+    def end(self) -> None:
+        """The batch is over."""
+        ...
+
+
+@dataclass(frozen=True)
+class _Known:
+    path: str
+    sha256: str | None
+    file_type: str
+    status: str
+    chunks: int
+
+
+class FolderSync:
+    """Applies changes in watched folders to one knowledge base through its pipeline."""
+
+    def __init__(
+        self,
+        pipeline: IngestPipeline,
+        rules: IgnoreRules,
+        *,
+        batch_size: int = 50,
+        collection: str = "default",
+        progress: SyncProgress | None = None,
+    ) -> None:
+        self.pipeline = pipeline
+        self.kb = pipeline.kb
+        self.rules = rules
+        self.batch_size = batch_size
+        self.collection = collection
+        self.progress = progress
+
+    def wanted(self, path: Path) -> bool:
+        """True for an existing file that is watched and that some loader reads."""
+        return path.is_file() and not self.rules.ignored(path) and file_type_of(path) is not None
+
+    def documents_under(self, folder: Path) -> list[Path]:
+        """Paths of catalogue documents at or below ``folder``."""
+        key = str(folder)
+        prefix = key.rstrip("/") + "/"
+        with self.kb.db.session() as s:
+            under = (Document.path == key) | Document.path.startswith(prefix)
+            rows = s.scalars(select(Document.path).where(under))
+            return [Path(p) for p in rows]
+
+    def reconcile(self) -> list[FileResult]:
+        """Compare every root with the catalogue and apply what changed while nothing watched."""
+        paths: set[Path] = set()
+        for root in self.rules.roots:
+            paths.update(self.rules.walk(root))
+            paths.update(self.documents_under(root))
+        return self.apply(paths)
+
+    def apply(self, paths: Iterable[Path]) -> list[FileResult]:
+        """Decide and apply what happened to each path; one failing file never stops the rest."""
+        paths = set(paths)
+        known = self._known(paths)
+        present = sorted(p for p in paths if self.wanted(p))
+        present_keys = {str(p) for p in present}
+        gone = {k: v for k, v in known.items() if k not in present_keys}
+        results: list[FileResult] = []
+        to_ingest: list[Path] = []
+        movable = {k: v for k, v in gone.items() if v.status in MOVABLE and v.sha256}
+        for path in present:
+            own = known.get(str(path))
+            current = own is not None and own.status in MOVABLE
+            try:
+                sha = sha256_of(path) if current or movable else None
+            except OSError:
+                sha = None  # the pipeline will record why it cannot be read
+            if own is not None and current and sha is not None and own.sha256 == sha:
+                results.append(FileResult(str(path), "unchanged", own.chunks))
+                continue
+            old = self._partner(path, sha, movable)
+            if old is None:
+                to_ingest.append(path)
+                continue
+            results.append(move_document(self.kb, Path(old), path))
+            del movable[old], gone[old]
+        if gone:
+            results += remove_documents(self.kb, [Path(k) for k in sorted(gone)])
+        elif results:
+            self.kb.persist()
+        results += self._ingest(to_ingest)
+        return results
+
+    def _partner(self, path: Path, sha: str | None, movable: dict[str, _Known]) -> str | None:
+        """The vanished document whose content (hash and type) this file has, if any."""
+        if sha is None:
+            return None
+        ftype = file_type_of(path)
+        for key, doc in sorted(movable.items()):
+            if doc.sha256 == sha and doc.file_type == ftype:
+                return key
+        return None
+
+    def _ingest(self, paths: list[Path]) -> list[FileResult]:
+        results: list[FileResult] = []
+        if not paths:
+            return results
+        if self.progress:
+            self.progress.begin(len(paths))
+        try:
+            for start in range(0, len(paths), self.batch_size):
+                batch = paths[start : start + self.batch_size]
+                step = self.progress.step if self.progress else None
+                report = self.pipeline.ingest(batch, self.collection, step)
+                results += report.results
+        finally:
+            if self.progress:
+                self.progress.end()
+        failed = sum(1 for r in results if r.action == "failed")
+        if failed:
+            log.warning("%d of %d files failed to ingest (see the ledger)", failed, len(results))
+        return results
+
+    def _known(self, paths: set[Path]) -> dict[str, _Known]:
+        keys = sorted(str(p) for p in paths)
+        out: dict[str, _Known] = {}
+        with self.kb.db.session() as s:
+            for start in range(0, len(keys), 500):
+                part = keys[start : start + 500]
+                rows = s.scalars(select(Document).where(Document.path.in_(part)))
+                for d in rows:
+                    out[d.path] = _Known(d.path, d.sha256, d.file_type, d.status, d.chunk_count)
+        return out

@@ -128,3 +128,32 @@ def test_template_export_import_between_data_directories(tmp_path: Path) -> None
     assert versions(a) == in_b
     qa_active = [v[1] for v in in_b if v[0] == "qa" and v[3]]
     assert qa_active == [2]
+
+
+def test_upload_while_another_process_writes_is_409(server: Server) -> None:
+    import subprocess
+    import sys
+
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import time; from pathlib import Path; from core.lock import WriterLock; "
+            f"WriterLock(Path({str(server.data_dir)!r})).acquire(); print('held', flush=True); "
+            "time.sleep(60)",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    files = {"file": ("late.txt", b"Written while another process held the lock.")}
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        with server.client() as c:
+            resp = c.post("/api/documents", files=files)
+        assert resp.status_code == 409, resp.text
+        assert f"pid {holder.pid}" in resp.json()["detail"]
+    finally:
+        holder.kill()
+        holder.wait()
+    with server.client() as c:
+        assert c.post("/api/documents", files=files).status_code == 201

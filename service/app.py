@@ -12,7 +12,12 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin
 
 from core.settings import HearthSettings
-from service.controllers import AskController, DocumentController, HealthController
+from service.controllers import (
+    AskController,
+    DocumentController,
+    HealthController,
+    SystemController,
+)
 from service.errors import EXCEPTION_HANDLERS
 from service.state import Hearth
 
@@ -31,7 +36,7 @@ def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litest
                 await to_thread.run_sync(app.state.hearth.close)
 
     return Litestar(
-        route_handlers=[HealthController, AskController, DocumentController],
+        route_handlers=[HealthController, AskController, DocumentController, SystemController],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
         lifespan=[lifespan],
         request_max_body_size=settings.server.max_upload_bytes,

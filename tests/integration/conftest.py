@@ -57,8 +57,9 @@ def hearth_env(data_dir: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def run_hearth(data_dir: Path, *args: str, timeout: float = 600, **env: str
-               ) -> subprocess.CompletedProcess[str]:
+def run_hearth(
+    data_dir: Path, *args: str, timeout: float = 600, **env: str
+) -> subprocess.CompletedProcess[str]:
     """Run the real `hearth` command and capture its output."""
     return subprocess.run(
         [sys.executable, "-m", "service.cli", *args],
@@ -102,8 +103,18 @@ def start_server(data_dir: Path, model: str = "smollm2-135m", **env: str) -> Ser
     """Start `hearth serve` on a free loopback port and wait until it answers health."""
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "--model", model, "serve", "--host", "127.0.0.1",
-         "--port", str(port)],
+        [
+            sys.executable,
+            "-m",
+            "service.cli",
+            "--model",
+            model,
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+        ],
         env=hearth_env(data_dir, **env),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -114,7 +125,7 @@ def start_server(data_dir: Path, model: str = "smollm2-135m", **env: str) -> Ser
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            out, err = proc.communicate()
+            _out, err = proc.communicate()
             raise RuntimeError(f"hearth serve exited with {proc.returncode}: {err[-2000:]}")
         try:
             if httpx.get(f"{url}/api/health", timeout=2).status_code == 200:

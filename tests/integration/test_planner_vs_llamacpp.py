@@ -27,7 +27,10 @@ def llama_cpp_report(path: Path, n_ctx: int, kv: str) -> dict[str, float]:
     """KV and compute buffer sizes (MiB) from llama.cpp's own log of a real load."""
     err = subprocess.run(
         [sys.executable, "-c", LOAD, str(path), str(n_ctx), kv],
-        capture_output=True, text=True, timeout=300, check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
     ).stderr
     kv_mib = re.search(r"llama_kv_cache: size =\s+([\d.]+) MiB", err)
     compute = re.search(r"CPU compute buffer size =\s+([\d.]+) MiB", err)
@@ -38,15 +41,22 @@ def llama_cpp_report(path: Path, n_ctx: int, kv: str) -> dict[str, float]:
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("model", "n_ctx", "kv"),
-    [("smollm2-135m", 4096, "f16"), ("smollm2-135m", 2048, "q8_0"),
-     ("smollm2-135m", 4096, "q4_0"), ("qwen2.5-coder-0.5b", 4096, "f16")],
+    [
+        ("smollm2-135m", 4096, "f16"),
+        ("smollm2-135m", 2048, "q8_0"),
+        ("smollm2-135m", 4096, "q4_0"),
+        ("qwen2.5-coder-0.5b", 4096, "f16"),
+    ],
 )
 def test_kv_cache_matches_llama_cpp(
     settings: HearthSettings, model: str, n_ctx: int, kv: str
 ) -> None:
     path = resolve_llm(model, settings.models_dir)
-    plan = plan_model(ModelConfig(model, model, n_ctx, kv, "local", None), path,  # type: ignore[arg-type]
-                      n_ubatch=512)
+    plan = plan_model(
+        ModelConfig(model, model, n_ctx, kv, "local", None),
+        path,  # type: ignore[arg-type]
+        n_ubatch=512,
+    )
     report = llama_cpp_report(path, n_ctx, kv)
     # llama.cpp prints MiB with two decimals.
     assert plan.kv_cache / MIB == pytest.approx(report["kv"], abs=0.01)

@@ -20,13 +20,10 @@ MODELS = [
     {"name": "small", "model": "smollm2-135m", "n_ctx": 2048},
     {"name": "coder", "model": "smollm2-135m", "n_ctx": 1024, "kv_type": "q8_0"},
 ]
-DOC = (
-    "The Hearth lighthouse keeper log.\n\n"
-    + "\n\n".join(
-        f"Day {i}: the keeper lit the lamp at dusk, counted {i * 3} ships passing the cape, "
-        f"and wrote a long note about the weather, the tides and the gulls on the rocks."
-        for i in range(1, 40)
-    )
+DOC = "The Hearth lighthouse keeper log.\n\n" + "\n\n".join(
+    f"Day {i}: the keeper lit the lamp at dusk, counted {i * 3} ships passing the cape, "
+    f"and wrote a long note about the weather, the tides and the gulls on the rocks."
+    for i in range(1, 40)
 )
 QUESTION = {"question": "Write a long, detailed story about what the keeper did every day."}
 
@@ -45,7 +42,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         HEARTH_LLM__ROUTES=json.dumps({"code": "coder"}),
         HEARTH_LLM__DEFAULT_MODEL="small",
         HEARTH_LLM__QUEUE_SIZE="1",
-        HEARTH_LLM__MAX_TOKENS="400",
+        HEARTH_LLM__MAX_TOKENS="200",
+        HEARTH_RETRIEVAL__TOP_K="1",
         HEARTH_LLM__TEMPERATURE="0.8",
     )
     yield srv
@@ -89,9 +87,7 @@ def test_system_reports_plan_measured_memory_and_warmup(server: Server) -> None:
     data = system(server)
     assert data["plan"]["fits"]
     assert data["memory"]["rss_growth_models"] > 0
-    assert data["memory"]["planned_models"] == sum(
-        m["total"] for m in data["plan"]["models"]
-    )
+    assert data["memory"]["planned_models"] == sum(m["total"] for m in data["plan"]["models"])
     for model in ("small", "coder"):
         measured = data["models"][model]["measured"]
         assert measured["warmup_cold"]["ttft_s"] > 0 and measured["warmup_warm"]["ttft_s"] > 0
@@ -146,8 +142,10 @@ def _open_stream(server: Server) -> tuple[httpx.Client, Any]:
 
 
 def test_disconnected_stream_frees_the_queue(server: Server) -> None:
-    wait_until(lambda: not queue_of(server)["running"] and queue_of(server)["waiting"] == 0,
-               "an idle queue")
+    wait_until(
+        lambda: not queue_of(server)["running"] and queue_of(server)["waiting"] == 0,
+        "an idle queue",
+    )
     first_client, first = _open_stream(server)
     wait_until(lambda: queue_of(server)["running"], "the first stream generating")
     second_client, second = _open_stream(server)
@@ -166,23 +164,39 @@ def test_disconnected_stream_frees_the_queue(server: Server) -> None:
     outcomes = [r["outcome"] for r in queue_of(server)["recent"][-2:]]
     assert outcomes.count("cancelled") == 2, outcomes
     stopped = queue_of(server)["recent"][-2:]
-    assert all(r["tokens"] < 400 for r in stopped)
+    assert all(r["tokens"] < 200 for r in stopped)
     after = httpx.post(f"{server.url}/api/ask", json=QUESTION, timeout=300)
     assert after.status_code == 200
 
 
 def test_too_small_budget_refuses_to_start(tmp_path: Path) -> None:
-    done = run_hearth(tmp_path / "data", "--model", "smollm2-135m", "serve", "--port", "1",
-                      HEARTH_MEMORY_BUDGET="200MB", timeout=120)
+    done = run_hearth(
+        tmp_path / "data",
+        "--model",
+        "smollm2-135m",
+        "serve",
+        "--port",
+        "1",
+        HEARTH_MEMORY_BUDGET="200MB",
+        timeout=120,
+    )
     assert done.returncode != 0
-    for needle in ("exceeds the budget", "KV cache (n_ctx 4096, f16)", "weights", "embedder",
-                   "HEARTH_LLM__N_CTX", "HEARTH_LLM__KV_TYPE=q8_0", "smaller model"):
+    for needle in (
+        "exceeds the budget",
+        "KV cache (n_ctx 4096, f16)",
+        "weights",
+        "embedder",
+        "HEARTH_LLM__N_CTX",
+        "HEARTH_LLM__KV_TYPE=q8_0",
+        "smaller model",
+    ):
         assert needle in done.stderr, done.stderr
 
 
 def test_plan_command_json(tmp_path: Path) -> None:
-    done = run_hearth(tmp_path / "data", "--model", "smollm2-135m", "plan", "--json",
-                      HEARTH_MEMORY_BUDGET="6GiB")
+    done = run_hearth(
+        tmp_path / "data", "--model", "smollm2-135m", "plan", "--json", HEARTH_MEMORY_BUDGET="6GiB"
+    )
     assert done.returncode == 0, done.stderr
     plan = json.loads(done.stdout)
     assert plan["budget"] == 6 * 2**30 and plan["fits"]

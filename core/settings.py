@@ -109,6 +109,13 @@ class LLMSettings(BaseModel):
         False, description="Lock the model in RAM; reported, not fatal, when ulimit -l is too low."
     )
     warmup: bool = Field(True, description="Run a short generation and an embedding at start.")
+    warmup_prompt_tokens: int = Field(
+        512,
+        ge=8,
+        le=8192,
+        description="Length of the warm-up prompt; a full n_ubatch touches the whole compute "
+        "buffer so the first real question is not slowed by first-touch page faults.",
+    )
     queue_size: int = Field(
         8, ge=0, le=1000, description="Requests that may wait per model; more are answered 429."
     )

@@ -21,7 +21,17 @@ from service.llm.queue import FairQueue, Ticket
 
 log = logging.getLogger(__name__)
 
-WARMUP_PROMPTS = ("Reply with one word: ready?", "Reply with one word: hello?")
+WARMUP_TEXT = (
+    "The lamp was lit at dusk; ships passed the cape; the keeper wrote about tides and gulls. "
+)
+
+
+def warmup_prompt(runtime: LLMRuntime, tokens: int, tag: str) -> str:
+    """A prompt of about ``tokens`` tokens (at most half the context), led by ``tag``."""
+    limit = min(tokens, runtime.n_ctx // 2)
+    per = max(1, runtime.count_tokens(WARMUP_TEXT))
+    body = WARMUP_TEXT * max(1, limit // per)
+    return f"{tag}. {body}\nReply with one word: ready?"
 
 
 @dataclass
@@ -128,8 +138,10 @@ class ModelPool:
                     "rss_growth_after_load": rss1 - rss0,
                 }
                 if settings.llm.warmup:
-                    measured["warmup_cold"] = timed_generation(runtime, WARMUP_PROMPTS[0])
-                    measured["warmup_warm"] = timed_generation(runtime, WARMUP_PROMPTS[1])
+                    size = settings.llm.warmup_prompt_tokens
+                    for label, tag in (("warmup_cold", "First"), ("warmup_warm", "Second")):
+                        prompt = warmup_prompt(runtime, size, tag)
+                        measured[label] = timed_generation(runtime, prompt)
                 measured["rss_growth"] = current_rss() - rss0
                 planned = plans[config.name].total
                 if config.backend == "local" and planned:

@@ -44,6 +44,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         HEARTH_LLM__QUEUE_SIZE="1",
         HEARTH_LLM__MAX_TOKENS="200",
         HEARTH_RETRIEVAL__TOP_K="1",
+        HEARTH_LLM__WARMUP_PROMPT_TOKENS="64",
         HEARTH_LLM__TEMPERATURE="0.8",
     )
     yield srv
@@ -92,6 +93,24 @@ def test_system_reports_plan_measured_memory_and_warmup(server: Server) -> None:
         measured = data["models"][model]["measured"]
         assert measured["warmup_cold"]["ttft_s"] > 0 and measured["warmup_warm"]["ttft_s"] > 0
         assert measured["rss_growth"] > 0
+
+
+def test_status_reads_the_running_server(server: Server) -> None:
+    port = server.url.rsplit(":", 1)[1]
+    done = run_hearth(
+        server.data_dir,
+        "status",
+        "--json",
+        HEARTH_SERVER__PORT=port,
+        HEARTH_LLM__MODELS=json.dumps(MODELS),
+    )
+    assert done.returncode == 0, done.stderr
+    memory = json.loads(done.stdout)["memory"]
+    assert memory["source"] == "server"
+    assert memory["memory"]["rss_growth_models"] > 0
+    assert memory["plan"]["total"] > memory["memory"]["planned_models"]
+    plain = run_hearth(server.data_dir, "status", HEARTH_SERVER__PORT=port)
+    assert "measured RSS growth" in plain.stdout, plain.stdout
 
 
 def test_tasks_route_to_models(server: Server) -> None:

@@ -176,12 +176,17 @@ def status(settings: HearthSettings, as_json: bool) -> None:
 def plan(settings: HearthSettings, as_json: bool) -> None:
     """The memory plan, part by part, against the budget (reads model headers only)."""
     from service.llm.planner import plan_from_settings
+    from service.llm.pool import mlock_status
 
     memory_plan = plan_from_settings(settings)
+    local = sum(m.total for m in memory_plan.models if m.backend == "local")
+    mlock = mlock_status(settings.llm.use_mlock, local)
     if as_json:
-        click.echo(json.dumps(memory_plan.as_dict(), indent=2))
+        click.echo(json.dumps({**memory_plan.as_dict(), "mlock": mlock}, indent=2))
     else:
         click.echo(memory_plan.table())
+        if mlock.get("warning"):
+            click.echo(f"warning: {mlock['warning']}")
         if not memory_plan.fits:
             click.echo("\n" + memory_plan.advice())
     if not memory_plan.fits:

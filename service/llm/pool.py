@@ -64,15 +64,31 @@ class ModelSlot:
         }
 
 
+CAP_IPC_LOCK = 14
+
+
+def can_lock_unlimited() -> bool:
+    """True when this process holds CAP_IPC_LOCK (root usually does), which lifts ``ulimit -l``."""
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("CapEff:"):
+                    return bool(int(line.split()[1], 16) >> CAP_IPC_LOCK & 1)
+    except (OSError, ValueError):
+        pass
+    return os.geteuid() == 0
+
+
 def mlock_status(requested: bool, locked_bytes: int) -> dict[str, Any]:
-    """Whether ``use_mlock`` can hold ``locked_bytes`` under ``ulimit -l`` (root is not limited)."""
+    """Whether ``use_mlock`` can hold ``locked_bytes`` under ``ulimit -l``; a warning if not
+    (llama.cpp then keeps going with the pages unlocked)."""
     soft, _ = resource.getrlimit(resource.RLIMIT_MEMLOCK)
-    unlimited = soft == resource.RLIM_INFINITY or os.geteuid() == 0
-    enough = unlimited or soft >= locked_bytes
+    privileged = can_lock_unlimited()
+    enough = privileged or soft == resource.RLIM_INFINITY or soft >= locked_bytes
     status: dict[str, Any] = {
         "requested": requested,
         "limit_bytes": None if soft == resource.RLIM_INFINITY else soft,
-        "root": os.geteuid() == 0,
+        "cap_ipc_lock": privileged,
         "sufficient": enough,
     }
     if requested and not enough:

@@ -80,6 +80,19 @@ def current_rss() -> int:
         return int(fh.read().split()[1]) * int(os.sysconf("SC_PAGE_SIZE"))
 
 
+def current_anon() -> int:
+    """Anonymous resident memory of this process (``RssAnon``): heap and KV/compute buffers,
+    not the memory-mapped model file."""
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("RssAnon:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
 def human(n: int) -> str:
     """``1234567890`` -> ``1177.4 MiB``; sizes in the plan are shown in MiB."""
     return f"{n / MIB:.1f} MiB"

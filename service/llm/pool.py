@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.bundled import resolve_llm
-from core.memsize import current_rss, human
+from core.memsize import current_anon, current_rss, human
 from core.settings import HearthSettings
 from service.llm.base import ChatMessage, LLMRuntime, SamplingParams
 from service.llm.config import ModelConfig, Router, model_configs
@@ -146,12 +146,14 @@ class ModelPool:
         slots: dict[str, ModelSlot] = {}
         try:
             for config in model_configs(settings):
-                rss0, t0 = current_rss(), time.perf_counter()
+                rss0, anon0, t0 = current_rss(), current_anon(), time.perf_counter()
                 runtime = create_slot_runtime(settings, config)
                 rss1, t1 = current_rss(), time.perf_counter()
                 measured: dict[str, Any] = {
                     "load_s": round(t1 - t0, 3),
                     "rss_growth_after_load": rss1 - rss0,
+                    # KV cache is allocated and cleared at context creation: it shows up here.
+                    "anon_growth_after_load": current_anon() - anon0,
                 }
                 if settings.llm.warmup:
                     size = settings.llm.warmup_prompt_tokens

@@ -89,6 +89,10 @@ def test_system_reports_plan_measured_memory_and_warmup(server: Server) -> None:
     assert data["plan"]["fits"]
     assert data["memory"]["rss_growth_models"] > 0
     assert data["memory"]["planned_models"] == sum(m["total"] for m in data["plan"]["models"])
+    small = data["models"]["small"]["measured"]
+    kv = next(m["kv_cache"] for m in data["plan"]["models"] if m["name"] == "small")
+    # The whole KV cache is resident straight after load, before any generation.
+    assert small["anon_growth_after_load"] >= kv
     for model in ("small", "coder"):
         measured = data["models"][model]["measured"]
         assert measured["warmup_cold"]["ttft_s"] > 0 and measured["warmup_warm"]["ttft_s"] > 0

@@ -116,6 +116,7 @@ def ask(settings: HearthSettings, question: str, as_json: bool) -> None:
     """Answer QUESTION from the knowledge base, citing sources."""
     from service.state import Hearth
 
+    settings.llm.warmup = False  # one question: warming up first would only delay it
     hearth = Hearth.start(settings)
     try:
         done: dict[str, object] = {}

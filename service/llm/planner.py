@@ -10,7 +10,12 @@ Per local model (nothing is loaded; ``core.gguf`` reads the header):
   reserves is dominated by the f32 logits of one micro-batch, plus a few f32 activations; fitted on
   the bundled models (SmolLM2 99.4 MiB at n_ubatch 512, predicted 99.4; Qwen 0.5B/1.5B 300-306 MiB,
   predicted 302/306; with or without flash attention, n_ctx 2048-4096);
-- output buffer = n_vocab x 4 bytes (logits of one sequence).
+- output buffer = n_vocab x 4 bytes (logits of one sequence);
+- repacked weights: on x86 with AVX2, llama.cpp copies every 2-D matmul weight of type Q4_0, Q4_K
+  or IQ4_NL whose second dimension is a multiple of 8 (not token_embd) into an interleaved
+  ``CPU_REPACK`` buffer, while the mapped file pages stay resident too: the Qwen 1.5B Q4_K_M
+  holds 596.5 MiB twice (llama.cpp's log: ``CPU_REPACK model buffer size``). Other CPUs have
+  other repack rules, not modelled here.
 
 Other resident parts (the embedder, and whatever else is configured in ``memory_extra`` such as
 Whisper or OCR) are added as given; ``build_plan`` takes them as a dict so new parts plug in.
@@ -36,6 +41,28 @@ FILE_TYPES = {
     17: "Q5_K_M", 18: "Q6_K", 32: "BF16",
 }  # fmt: skip
 SMALLER = ("qwen2.5-coder-0.5b", "smollm2-135m")
+#: GGUF tensor type -> (elements per block, bytes per block) of the types llama.cpp repacks.
+REPACKED_TYPES = {2: (32, 18), 12: (256, 144), 20: (32, 18)}  # Q4_0, Q4_K, IQ4_NL
+
+
+def cpu_repacks() -> bool:
+    """True on an x86 CPU with AVX2, where llama.cpp's CPU_REPACK buffer is used."""
+    try:
+        with open("/proc/cpuinfo") as fh:
+            return any(line.startswith("flags") and " avx2" in line for line in fh)
+    except OSError:
+        return False
+
+
+def repacked_bytes(info: GGUFInfo) -> int:
+    """Bytes of the weights llama.cpp copies into its CPU_REPACK buffer (see module doc)."""
+    total = 0
+    for name, dims, ttype in info.tensors:
+        matmul = len(dims) == 2 and name != "token_embd.weight" and dims[1] % 8 == 0
+        if ttype in REPACKED_TYPES and matmul:
+            per, size = REPACKED_TYPES[ttype]
+            total += dims[0] * dims[1] // per * size
+    return total
 
 
 def kv_row_bytes(elements: int, kv_type: str) -> int:
@@ -64,6 +91,7 @@ class ModelPlan:
     n_vocab: int = 0
     context_length: int = 0
     weights: int = 0
+    repacked: int = 0
     kv_cache: int = 0
     compute: int = 0
     output: int = 0
@@ -71,7 +99,7 @@ class ModelPlan:
     @property
     def total(self) -> int:
         """Every byte this model is planned to hold."""
-        return self.weights + self.kv_cache + self.compute + self.output
+        return self.weights + self.repacked + self.kv_cache + self.compute + self.output
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready, with the total."""
@@ -87,8 +115,10 @@ def _vocab(info: GGUFInfo) -> int:
     return int(info.arch("vocab_size", 0))
 
 
-def plan_model(config: ModelConfig, path: Path, n_ubatch: int) -> ModelPlan:
-    """Plan one local GGUF model from its header."""
+def plan_model(
+    config: ModelConfig, path: Path, n_ubatch: int, repack: bool | None = None
+) -> ModelPlan:
+    """Plan one local GGUF model from its header (``repack``: default, this CPU's)."""
     info = read_gguf(path)
     n_embd = int(info.arch("embedding_length", 0))
     n_head = int(info.arch("attention.head_count", 1)) or 1
@@ -116,6 +146,7 @@ def plan_model(config: ModelConfig, path: Path, n_ubatch: int) -> ModelPlan:
         n_vocab=n_vocab,
         context_length=int(info.arch("context_length", 0)),
         weights=info.tensor_bytes,
+        repacked=repacked_bytes(info) if (cpu_repacks() if repack is None else repack) else 0,
         kv_cache=config.n_ctx * n_layer * row,
         compute=n_ubatch * (n_vocab + 3 * n_embd) * 4,
         output=n_vocab * 4,
@@ -141,6 +172,7 @@ class MemoryPlan:
                 continue
             rows += [
                 (f"{m.name}: weights ({m.quantization})", m.weights),
+                *([(f"{m.name}: repacked weights (CPU_REPACK)", m.repacked)] if m.repacked else []),
                 (f"{m.name}: KV cache (n_ctx {m.n_ctx}, {m.kv_type})", m.kv_cache),
                 (f"{m.name}: compute buffers", m.compute + m.output),
             ]

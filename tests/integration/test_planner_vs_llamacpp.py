@@ -34,8 +34,15 @@ def llama_cpp_report(path: Path, n_ctx: int, kv: str) -> dict[str, float]:
     ).stderr
     kv_mib = re.search(r"llama_kv_cache: size =\s+([\d.]+) MiB", err)
     compute = re.search(r"CPU compute buffer size =\s+([\d.]+) MiB", err)
-    assert kv_mib and compute, err[-2000:]
-    return {"kv": float(kv_mib.group(1)), "compute": float(compute.group(1))}
+    repack = re.search(r"CPU_REPACK model buffer size =\s+([\d.]+) MiB", err)
+    weights = re.search(r"CPU_Mapped model buffer size =\s+([\d.]+) MiB", err)
+    assert kv_mib and compute and weights, err[-2000:]
+    return {
+        "kv": float(kv_mib.group(1)),
+        "compute": float(compute.group(1)),
+        "weights": float(weights.group(1)),
+        "repacked": float(repack.group(1)) if repack else 0.0,
+    }
 
 
 @pytest.mark.slow
@@ -46,6 +53,7 @@ def llama_cpp_report(path: Path, n_ctx: int, kv: str) -> dict[str, float]:
         ("smollm2-135m", 2048, "q8_0"),
         ("smollm2-135m", 4096, "q4_0"),
         ("qwen2.5-coder-0.5b", 4096, "f16"),
+        ("qwen2.5-coder-1.5b", 2048, "q8_0"),
     ],
 )
 def test_kv_cache_matches_llama_cpp(
@@ -60,5 +68,7 @@ def test_kv_cache_matches_llama_cpp(
     report = llama_cpp_report(path, n_ctx, kv)
     # llama.cpp prints MiB with two decimals.
     assert plan.kv_cache / MIB == pytest.approx(report["kv"], abs=0.01)
+    assert plan.weights / MIB == pytest.approx(report["weights"], abs=0.01)
+    assert plan.repacked / MIB == pytest.approx(report["repacked"], abs=0.01)
     # The compute estimate is a fitted formula: within 3% of what llama.cpp reserves.
     assert plan.compute / MIB == pytest.approx(report["compute"], rel=0.03)

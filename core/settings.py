@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -35,6 +35,11 @@ class EmbedderSettings(BaseModel):
     )
     batch_size: int = Field(32, ge=1, le=1024, description="Chunks embedded per batch.")
     device: str = Field("cpu", description="Torch device for the embedder.")
+    resident_memory: str = Field(
+        "512MiB",
+        description="Memory the loaded embedder keeps resident, counted in the memory plan "
+        "(all-MiniLM-L6-v2 with torch: ~500 MiB RSS growth measured after encoding).",
+    )
 
 
 class ChunkingSettings(BaseModel):
@@ -111,6 +116,26 @@ class WatchSettings(BaseModel):
     )
 
 
+KVType = Literal["f16", "q8_0", "q4_0"]
+TASKS = ("qa", "summarize", "translate", "code", "write")
+
+
+class ModelEntry(BaseModel):
+    """One model of several served under the one memory budget."""
+
+    name: str = Field(description="Name requests use to pick this model.")
+    model: str = Field(
+        description="Bundled model name or a GGUF path (the remote model's name "
+        "for the openai backend)."
+    )
+    n_ctx: int | None = Field(None, ge=256, le=131072, description="Context; default llm.n_ctx.")
+    kv_type: KVType | None = Field(None, description="KV cache type; default llm.kv_type.")
+    backend: Literal["local", "openai"] | None = Field(
+        None, description="local (llama.cpp in process) or openai (HTTP); default llm.backend."
+    )
+    url: str | None = Field(None, description="Base URL of the OpenAI-compatible server.")
+
+
 class LLMSettings(BaseModel):
     """The local assistant model."""
 
@@ -129,6 +154,56 @@ class LLMSettings(BaseModel):
     chat_format: str | None = Field(
         None, description="Force a llama-cpp-python chat format; by default read from the GGUF."
     )
+    n_ubatch: int = Field(
+        512, ge=32, le=8192, description="Physical batch; the compute buffer grows with it x vocab."
+    )
+    kv_type: KVType = Field(
+        "f16", description="KV cache element type (q8_0/q4_0 need flash attention, turned on)."
+    )
+    flash_attn: bool = Field(False, description="Flash attention (always on for a quantized KV).")
+    use_mlock: bool = Field(
+        False, description="Lock the model in RAM; reported, not fatal, when ulimit -l is too low."
+    )
+    warmup: bool = Field(True, description="Run a short generation and an embedding at start.")
+    warmup_prompt_tokens: int = Field(
+        512,
+        ge=8,
+        le=8192,
+        description="Length of the warm-up prompt; a full n_ubatch touches the whole compute "
+        "buffer so the first real question is not slowed by first-touch page faults.",
+    )
+    queue_size: int = Field(
+        8, ge=0, le=1000, description="Requests that may wait per model; more are answered 429."
+    )
+    request_timeout_s: float = Field(
+        300.0, gt=0, description="A request waiting plus generating longer than this is stopped."
+    )
+    backend: Literal["local", "openai"] = Field(
+        "local", description="local: llama.cpp in process; openai: an OpenAI-compatible server."
+    )
+    remote_url: str | None = Field(
+        None, description="Base URL of the OpenAI-compatible server (e.g. http://127.0.0.1:8080)."
+    )
+    remote_timeout_s: float = Field(120.0, gt=0, description="HTTP timeout for the remote server.")
+    models: list[ModelEntry] = Field(
+        default_factory=list,
+        description="Several models under one budget; empty means the one model above.",
+    )
+    routes: dict[str, str] = Field(
+        default_factory=dict,
+        description=f"Task ({', '.join(TASKS)}) -> model name; unrouted tasks use default_model.",
+    )
+    default_model: str | None = Field(
+        None, description="Model name used when a request names neither a model nor a routed task."
+    )
+
+    @field_validator("routes")
+    @classmethod
+    def _known_tasks(cls, routes: dict[str, str]) -> dict[str, str]:
+        unknown = sorted(set(routes) - set(TASKS))
+        if unknown:
+            raise ValueError(f"unknown task(s) {unknown}; tasks are {', '.join(TASKS)}")
+        return routes
 
 
 class RetrievalSettings(BaseModel):
@@ -234,6 +309,15 @@ class HearthSettings(BaseSettings):
     database_url: str | None = Field(
         None, description="SQLAlchemy URL; default: SQLite file catalogue.db in data_dir."
     )
+    memory_budget: str = Field(
+        "80%",
+        description="Memory the models may plan to use: bytes, 6GB, 6GiB, or a share of the "
+        "memory available at start such as 60%.",
+    )
+    memory_extra: dict[str, str] = Field(
+        default_factory=dict,
+        description="Other resident parts in the plan, name -> size (e.g. whisper: 300MiB).",
+    )
     log_level: str = Field("WARNING", description="Log level; DEBUG may log user text.")
     log_file: str | None = Field(None, description="Also write logs to this file (off by default).")
     embedder: EmbedderSettings = Field(
@@ -287,6 +371,18 @@ class HearthSettings(BaseSettings):
         if toml_path:
             sources.append(TomlConfigSettingsSource(settings_cls, toml_file=toml_path))
         return tuple(sources)
+
+    @field_validator("memory_budget", mode="before")
+    @classmethod
+    def _budget_format(cls, value: object) -> str:
+        from core.memsize import parse_budget
+
+        text = str(value)
+        try:
+            parse_budget(text, available=1 << 30)
+        except Exception as exc:
+            raise ValueError(str(exc)) from exc
+        return text
 
     @property
     def sqlalchemy_url(self) -> str:

@@ -17,6 +17,7 @@ from service.controllers import (
     CollectionController,
     DocumentController,
     HealthController,
+    SystemController,
     TemplateController,
     VoiceAskController,
 )
@@ -48,6 +49,7 @@ def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litest
             DocumentController,
             CollectionController,
             TemplateController,
+            SystemController,
         ],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
         lifespan=[lifespan],

@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import click
+from pydantic import ValidationError
 
 import core  # noqa: F401 - switches the process offline before anything else loads
-from core.errors import HearthError
+from core.errors import ConfigError, HearthError
 from core.logs import configure_logging
 from core.settings import HearthSettings, load_settings
 from ingest.commands import formats_command, ingest_command, remove_command, watch_command
@@ -58,7 +59,13 @@ def cli(
         overrides["data_dir"] = data_dir
     if log_level:
         overrides["log_level"] = log_level
-    settings = load_settings(**overrides)
+    try:
+        settings = load_settings(**overrides)
+    except ValidationError as exc:
+        raise ConfigError(
+            "invalid setting: "
+            + "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        ) from exc
     if model:
         settings.llm.model = model
     configure_logging(settings.log_level, settings.log_file)
@@ -86,12 +93,17 @@ def serve(settings: HearthSettings, host: str | None, port: int | None) -> None:
 
     from core.lock import WriterLock
     from service.app import create_app
+    from service.llm.planner import plan_from_settings
 
     lock = WriterLock(settings.data_dir).acquire() if settings.watch.folders else None
 
     host = host or settings.server.host
     port = port or settings.server.port
     settings.server.host, settings.server.port = host, port
+    plan = plan_from_settings(settings)
+    if not plan.fits:
+        click.echo(f"error: refusing to start: {plan.advice()}", err=True)
+        sys.exit(2)
     click.echo(
         f"Hearth on http://{host}:{port} (model {settings.llm.model}, data "
         f"{settings.data_dir}); loading...",
@@ -126,6 +138,7 @@ def ask(settings: HearthSettings, question: str | None, audio: Path | None, as_j
 
     if (question is None) == (audio is None):
         raise click.UsageError("give either QUESTION or --audio FILE")
+    settings.llm.warmup = False  # one question: warming up first would only delay it
     hearth = Hearth.start(settings)
     transcript: str | None = None
     try:
@@ -170,6 +183,7 @@ def status(settings: HearthSettings, as_json: bool) -> None:
         stats["model"] = settings.llm.model
     finally:
         kb.db.dispose()
+    stats["memory"], memory_lines = _memory_lines(settings)
     if as_json:
         click.echo(json.dumps(stats, indent=2))
         return
@@ -182,6 +196,65 @@ def status(settings: HearthSettings, as_json: bool) -> None:
     click.echo(f"chunks          {stats['chunks']}")
     stores = ", ".join(f"{k} {v}" for k, v in stats["stores"].items())
     click.echo(f"vector stores   {stores} ({'in step' if stats['consistent'] else 'OUT OF STEP'})")
+    for line in memory_lines:
+        click.echo(line)
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.pass_obj
+def plan(settings: HearthSettings, as_json: bool) -> None:
+    """The memory plan, part by part, against the budget (reads model headers only)."""
+    from service.llm.planner import plan_from_settings
+    from service.llm.pool import mlock_status
+
+    memory_plan = plan_from_settings(settings)
+    local = sum(m.total for m in memory_plan.models if m.backend == "local")
+    mlock = mlock_status(settings.llm.use_mlock, local)
+    if as_json:
+        click.echo(json.dumps({**memory_plan.as_dict(), "mlock": mlock}, indent=2))
+    else:
+        click.echo(memory_plan.table())
+        if mlock.get("warning"):
+            click.echo(f"warning: {mlock['warning']}")
+        if not memory_plan.fits:
+            click.echo("\n" + memory_plan.advice())
+    if not memory_plan.fits:
+        sys.exit(2)
+
+
+def _running_system(settings: HearthSettings) -> dict[str, Any] | None:
+    """``/api/system`` of a server running with these settings, if one answers."""
+    import httpx
+
+    url = f"http://{settings.server.host}:{settings.server.port}/api/system"
+    try:
+        resp = httpx.get(url, timeout=2)
+        return dict(resp.json()) if resp.status_code == 200 else None
+    except (httpx.HTTPError, ValueError):
+        return None
+
+
+def _memory_lines(settings: HearthSettings) -> tuple[dict[str, Any], list[str]]:
+    """Memory from the running server (plan vs measured), else the plan alone."""
+    from core.memsize import human
+    from service.llm.planner import plan_from_settings
+
+    system = _running_system(settings)
+    if system and system.get("plan"):
+        mem, plan_d = system["memory"], system["plan"]
+        lines = [
+            f"memory          planned {human(plan_d['total'])} of {human(plan_d['budget'])}; "
+            f"models planned {human(mem['planned_models'])}, measured RSS growth "
+            f"{human(mem['rss_growth_models'])} (server running)"
+        ]
+        return {"source": "server", **system}, lines
+    memory_plan = plan_from_settings(settings)
+    lines = [
+        f"memory          planned {human(memory_plan.total)} of {human(memory_plan.budget)} "
+        f"({'fits' if memory_plan.fits else 'OVER BUDGET'}; no server running, nothing measured)"
+    ]
+    return {"source": "plan", "plan": memory_plan.as_dict()}, lines
 
 
 @cli.group()

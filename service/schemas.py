@@ -8,9 +8,11 @@ from typing import Any
 
 @dataclass
 class AskRequest:
-    """A question to answer from the knowledge base."""
+    """A question to answer from the knowledge base, optionally on a named model or task."""
 
     question: str
+    model: str | None = None
+    task: str | None = None
 
 
 @dataclass

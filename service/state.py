@@ -6,15 +6,19 @@ import logging
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from core.embedder import Embedder, create_embedder
+from core.errors import ConfigError
 from core.knowledge import KnowledgeBase, RepairReport
+from core.memsize import current_rss
 from core.settings import HearthSettings
 from core.speech import SpeechModel
 from service.answers import AnswerService
 from service.library import Library
-from service.llm import LLMRuntime, create_runtime
+from service.llm import LLMRuntime
+from service.llm.planner import MemoryPlan, plan_from_settings
+from service.llm.pool import ModelPool
 from service.retrieval import Retriever
 from service.templates import TemplateService
 from service.voice import VoiceService
@@ -27,7 +31,7 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class Hearth:
-    """Knowledge base, embedder, model and the answer service, wired together."""
+    """Knowledge base, embedder, models and the answer service, wired together."""
 
     settings: HearthSettings
     kb: KnowledgeBase
@@ -36,6 +40,9 @@ class Hearth:
     answers: AnswerService
     repair: RepairReport
     timings: dict[str, float] = field(default_factory=dict)
+    pool: ModelPool | None = None
+    plan: MemoryPlan | None = None
+    memory: dict[str, Any] = field(default_factory=dict)
 
     @cached_property
     def speech(self) -> SpeechModel:
@@ -64,7 +71,12 @@ class Hearth:
 
     @classmethod
     def start(cls, settings: HearthSettings, *, load_llm: bool = True) -> Hearth:
-        """Migrate the catalogue, repair the stores, load the embedder and the model."""
+        """Plan memory (refuse when over budget), migrate and repair the stores, load and warm
+        up the embedder and every model."""
+        plan = plan_from_settings(settings)
+        if not plan.fits:
+            raise ConfigError(plan.advice(), field="memory_budget")
+        rss_start = current_rss()
         t0 = time.perf_counter()
         kb = KnowledgeBase(settings)
         report = kb.repair_unless_busy() or RepairReport({}, {})
@@ -77,22 +89,54 @@ class Hearth:
         t1 = time.perf_counter()
         embedder = create_embedder(settings.embedder)
         t2 = time.perf_counter()
-        llm = create_runtime(settings)
-        t3 = time.perf_counter()
-        answers = AnswerService(settings, Retriever(kb, embedder), llm)
+        timings = {"catalogue_s": t1 - t0, "embedder_load_s": t2 - t1}
+        if settings.llm.warmup:
+            for label in ("embed_cold_s", "embed_warm_s"):
+                e0 = time.perf_counter()
+                embedder.embed(["warm-up sentence for the embedder"])
+                timings[label] = round(time.perf_counter() - e0, 4)
+        rss_models = current_rss()
+        pool = ModelPool.load(settings, plan)
+        timings["llm_load_s"] = time.perf_counter() - t2
+        answers = AnswerService(settings, Retriever(kb, embedder), pool)
+        rss_end = current_rss()
+        memory = {
+            "planned_total": plan.total,
+            "planned_models": sum(m.total for m in plan.models if m.backend == "local"),
+            "rss_growth_models": rss_end - rss_models,
+            "rss_growth_total": rss_end - rss_start,
+            "rss": rss_end,
+        }
         return cls(
             settings,
             kb,
             embedder,
-            llm,
+            pool.default.runtime,
             answers,
             report,
-            {"catalogue_s": t1 - t0, "embedder_load_s": t2 - t1, "llm_load_s": t3 - t2},
+            timings,
+            pool,
+            plan,
+            memory,
         )
 
+    def system(self) -> dict[str, Any]:
+        """Plan versus measured memory, warm-up and queue figures (``GET /api/system``)."""
+        models = self.pool.snapshot() if self.pool else {}
+        return {
+            "plan": self.plan.as_dict() if self.plan else None,
+            "memory": {**self.memory, "rss_now": current_rss()},
+            "mlock": self.pool.mlock if self.pool else None,
+            "timings": self.timings,
+            "models": models,
+        }
+
     def close(self) -> None:
-        """Free the model and persist the stores."""
-        self.llm.close()
+        """Free the models and persist the stores."""
+        if self.pool:
+            self.pool.close()
+        else:
+            self.llm.close()
         if "speech" in self.__dict__:
             self.speech.holder.unload()
         self.kb.close()

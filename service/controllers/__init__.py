@@ -3,6 +3,7 @@
 from service.controllers.ask import AskController
 from service.controllers.documents import CollectionController, DocumentController
 from service.controllers.health import HealthController
+from service.controllers.system import SystemController
 from service.controllers.templates import TemplateController
 from service.controllers.voice import VoiceAskController
 
@@ -11,6 +12,7 @@ __all__ = [
     "CollectionController",
     "DocumentController",
     "HealthController",
+    "SystemController",
     "TemplateController",
     "VoiceAskController",
 ]

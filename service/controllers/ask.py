@@ -17,13 +17,17 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 from core.errors import HearthError
 from service.answers import AnswerService, Event, validate_question
 from service.errors import error_body
+from service.llm.queue import Ticket
 from service.schemas import AskRequest, AskResponse
 
 log = logging.getLogger(__name__)
 
 
-async def stream_events(service: AnswerService, question: str) -> AsyncIterator[Event]:
-    """Run the answer in a worker thread and hand its events over; stop it if the client goes."""
+async def stream_events(
+    service: AnswerService, question: str, ticket: Ticket | None = None
+) -> AsyncIterator[Event]:
+    """Run the answer in a worker thread and hand its events over; if the client goes, stop it
+    and free its queue place at once."""
     stop = threading.Event()
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[Event | None] = asyncio.Queue()
@@ -33,7 +37,7 @@ async def stream_events(service: AnswerService, question: str) -> AsyncIterator[
 
     def work() -> None:
         try:
-            for event in service.stream(question, stop):
+            for event in service.stream(question, stop, ticket=ticket):
                 put(event)
                 if stop.is_set():
                     break
@@ -52,6 +56,8 @@ async def stream_events(service: AnswerService, question: str) -> AsyncIterator[
             yield event
     finally:
         stop.set()
+        if ticket is not None:
+            ticket.release("cancelled")
 
 
 class AskController(Controller):
@@ -62,10 +68,20 @@ class AskController(Controller):
 
     @post("/", status_code=200)
     async def ask(self, data: AskRequest, state: State) -> AskResponse:
-        """Answer a question; returns the answer, the passages used and the ones cited."""
+        """Answer a question; returns the answer, the passages used and the ones cited.
+        ``model`` names a configured model, else ``task`` (qa, summarize, translate, code,
+        write) is routed by ``llm.routes``; 429 with Retry-After when the model's queue is full."""
         service: AnswerService = state.hearth.answers
         question = validate_question(data.question)
-        answer = await to_thread.run_sync(service.answer, question)
+        ticket = service.admit(data.model, data.task)
+        stop = threading.Event()
+        try:
+            answer = await to_thread.run_sync(
+                lambda: service.answer(question, ticket=ticket, stop=stop)
+            )
+        finally:
+            stop.set()
+            ticket.release("cancelled")
         return AskResponse(**answer.as_dict())
 
     @post("/stream", status_code=200)
@@ -74,9 +90,10 @@ class AskController(Controller):
         (the whole answer with citations) or ``error``."""
         service: AnswerService = state.hearth.answers
         question = validate_question(data.question)
+        ticket = service.admit(data.model, data.task)  # a full queue is a 429 here
 
         async def messages() -> AsyncIterator[ServerSentEventMessage]:
-            async for event in stream_events(service, question):
+            async for event in stream_events(service, question, ticket):
                 payload: Any = event.data
                 yield ServerSentEventMessage(event=event.kind, data=json.dumps(payload))
 

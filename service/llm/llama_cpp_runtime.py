@@ -31,12 +31,25 @@ def choose_chat_format(metadata: dict[str, str], forced: str | None) -> str | No
 class LlamaCppRuntime:
     """A local GGUF model; a lock makes generations take turns on the one context."""
 
-    def __init__(self, name: str, path: Path, settings: LLMSettings) -> None:
+    def __init__(
+        self,
+        name: str,
+        path: Path,
+        settings: LLMSettings,
+        *,
+        n_ctx: int | None = None,
+        kv_type: str | None = None,
+    ) -> None:
+        import llama_cpp
         from llama_cpp import Llama
 
         self.model_name = name
         self.model_path = str(path)
-        self.n_ctx = settings.n_ctx
+        self.n_ctx = n_ctx or settings.n_ctx
+        self.kv_type = kv_type or settings.kv_type
+        ggml_type = int(getattr(llama_cpp, f"GGML_TYPE_{self.kv_type.upper()}"))
+        # Quantized KV needs flash attention, else llama.cpp fails to create the context.
+        self.flash_attn = settings.flash_attn or self.kv_type != "f16"
         self._known_sha = known_sha256(name)
         self._sha: str | None = self._known_sha
         threads = settings.n_threads or os.cpu_count() or 1
@@ -44,10 +57,15 @@ class LlamaCppRuntime:
             probe_meta = self._read_metadata(path)
             self._llm: Any = Llama(
                 model_path=str(path),
-                n_ctx=settings.n_ctx,
+                n_ctx=self.n_ctx,
                 n_threads=threads,
                 n_threads_batch=threads,
                 n_batch=settings.n_batch,
+                n_ubatch=settings.n_ubatch,
+                type_k=ggml_type,
+                type_v=ggml_type,
+                flash_attn=self.flash_attn,
+                use_mlock=settings.use_mlock,
                 chat_format=choose_chat_format(probe_meta, settings.chat_format),
                 verbose=False,
             )

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from core.bundled import resolve_llm
 from core.settings import HearthSettings
 from service.llm.base import LLMRuntime
+from service.llm.config import model_configs
 
 
 def create_runtime(settings: HearthSettings) -> LLMRuntime:
-    """The configured model: a bundled name (assembled if needed) or a GGUF path."""
-    from service.llm.llama_cpp_runtime import LlamaCppRuntime
+    """The first configured model's runtime (llama.cpp in process or an OpenAI-compatible
+    server, by ``llm.backend``); the service itself loads every model through ``ModelPool``."""
+    from service.llm.pool import create_slot_runtime
 
-    path = resolve_llm(settings.llm.model, settings.models_dir)
-    return LlamaCppRuntime(settings.llm.model, path, settings.llm)
+    return create_slot_runtime(settings, model_configs(settings)[0])

@@ -1,0 +1,252 @@
+"""The loaded models: one runtime and one fair queue each, routing, warm-up and measured memory."""
+
+from __future__ import annotations
+
+import logging
+import os
+import resource
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.bundled import resolve_llm
+from core.memsize import current_anon, current_rss, human
+from core.settings import HearthSettings
+from service.llm.base import ChatMessage, LLMRuntime, SamplingParams
+from service.llm.config import ModelConfig, Router, model_configs
+from service.llm.planner import MemoryPlan, ModelPlan
+from service.llm.queue import FairQueue, Ticket
+
+log = logging.getLogger(__name__)
+
+WARMUP_TEXT = (
+    "The lamp was lit at dusk; ships passed the cape; the keeper wrote about tides and gulls. "
+)
+
+
+def warmup_prompt(runtime: LLMRuntime, tokens: int, tag: str) -> str:
+    """A prompt of about ``tokens`` tokens (at most half the context), led by ``tag``."""
+    limit = min(tokens, runtime.n_ctx // 2)
+    per = max(1, runtime.count_tokens(WARMUP_TEXT))
+    body = WARMUP_TEXT * max(1, limit // per)
+    return f"{tag}. {body}\nReply with one word: ready?"
+
+
+@dataclass
+class ModelSlot:
+    """A loaded model, its queue, its plan and what was measured when it loaded."""
+
+    config: ModelConfig
+    runtime: LLMRuntime
+    queue: FairQueue
+    plan: ModelPlan
+    measured: dict[str, Any] = field(default_factory=dict)
+
+    def info(self) -> dict[str, Any]:
+        """What ``GET /api/models`` lists."""
+        return {
+            "name": self.config.name,
+            "model": self.config.model,
+            "backend": self.config.backend,
+            "path": self.runtime.model_path,
+            "sha256": self.runtime.model_sha256(),
+            "quantization": self.plan.quantization or None,
+            "n_ctx": self.runtime.n_ctx,
+            "kv_type": self.config.kv_type,
+            "planned_bytes": self.plan.total,
+            "planned": {
+                "weights": self.plan.weights,
+                "kv_cache": self.plan.kv_cache,
+                "compute": self.plan.compute + self.plan.output,
+            },
+        }
+
+
+CAP_IPC_LOCK = 14
+
+
+def can_lock_unlimited() -> bool:
+    """True when this process holds CAP_IPC_LOCK (root usually does), which lifts ``ulimit -l``."""
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("CapEff:"):
+                    return bool(int(line.split()[1], 16) >> CAP_IPC_LOCK & 1)
+    except (OSError, ValueError):
+        pass
+    return os.geteuid() == 0
+
+
+def mlock_status(requested: bool, locked_bytes: int) -> dict[str, Any]:
+    """Whether ``use_mlock`` can hold ``locked_bytes`` under ``ulimit -l``; a warning if not
+    (llama.cpp then keeps going with the pages unlocked)."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_MEMLOCK)
+    privileged = can_lock_unlimited()
+    enough = privileged or soft == resource.RLIM_INFINITY or soft >= locked_bytes
+    status: dict[str, Any] = {
+        "requested": requested,
+        "limit_bytes": None if soft == resource.RLIM_INFINITY else soft,
+        "cap_ipc_lock": privileged,
+        "sufficient": enough,
+    }
+    if requested and not enough:
+        status["warning"] = (
+            f"use_mlock asked to lock {human(locked_bytes)} but ulimit -l allows {human(soft)}: "
+            "pages stay unlocked; raise the limit (ulimit -l / LimitMEMLOCK) or run without mlock"
+        )
+    return status
+
+
+def create_slot_runtime(settings: HearthSettings, config: ModelConfig) -> LLMRuntime:
+    """The runtime of one configured model: llama.cpp in process, or an OpenAI-compatible server."""
+    if config.backend == "openai":
+        from service.llm.openai_runtime import OpenAIRuntime
+
+        return OpenAIRuntime(
+            config.name, config.model, config.url or "", config.n_ctx, settings.llm.remote_timeout_s
+        )
+    from service.llm.llama_cpp_runtime import LlamaCppRuntime
+
+    path = resolve_llm(config.model, settings.models_dir)
+    return LlamaCppRuntime(
+        config.name, path, settings.llm, n_ctx=config.n_ctx, kv_type=config.kv_type
+    )
+
+
+def timed_generation(runtime: LLMRuntime, prompt: str, max_tokens: int = 8) -> dict[str, float]:
+    """TTFT and tokens of one short greedy generation."""
+    params = SamplingParams(temperature=0.0, max_tokens=max_tokens)
+    start = time.perf_counter()
+    first: float | None = None
+    pieces = 0
+    for _ in runtime.stream_chat([{"role": "user", "content": prompt}], params, threading.Event()):
+        first = first or time.perf_counter()
+        pieces += 1
+    return {"ttft_s": round((first or time.perf_counter()) - start, 4), "pieces": pieces}
+
+
+class ModelPool:
+    """Every configured model, loaded once at start, with routing and per-model queues."""
+
+    def __init__(self, slots: dict[str, ModelSlot], router: Router, mlock: dict[str, Any]) -> None:
+        self.slots = slots
+        self.router = router
+        self.mlock = mlock
+
+    @classmethod
+    def load(cls, settings: HearthSettings, plan: MemoryPlan) -> ModelPool:
+        """Load every model (KV cache allocated now), warm it up, measure RSS growth."""
+        plans = {p.name: p for p in plan.models}
+        local = sum(p.total for p in plan.models if p.backend == "local")
+        mlock = mlock_status(settings.llm.use_mlock, local)
+        if mlock.get("warning"):
+            log.warning("%s", mlock["warning"])
+        slots: dict[str, ModelSlot] = {}
+        try:
+            for config in model_configs(settings):
+                rss0, anon0, t0 = current_rss(), current_anon(), time.perf_counter()
+                runtime = create_slot_runtime(settings, config)
+                rss1, t1 = current_rss(), time.perf_counter()
+                measured: dict[str, Any] = {
+                    "load_s": round(t1 - t0, 3),
+                    "rss_growth_after_load": rss1 - rss0,
+                    # KV cache is allocated and cleared at context creation: it shows up here.
+                    "anon_growth_after_load": current_anon() - anon0,
+                }
+                if settings.llm.warmup:
+                    size = settings.llm.warmup_prompt_tokens
+                    for label, tag in (("warmup_cold", "First"), ("warmup_warm", "Second")):
+                        prompt = warmup_prompt(runtime, size, tag)
+                        measured[label] = timed_generation(runtime, prompt)
+                measured["rss_growth"] = current_rss() - rss0
+                planned = plans[config.name].total
+                if config.backend == "local" and planned:
+                    measured["measured_vs_plan"] = round(measured["rss_growth"] / planned, 3)
+                queue = FairQueue(
+                    config.name, settings.llm.queue_size, settings.llm.request_timeout_s
+                )
+                slots[config.name] = ModelSlot(config, runtime, queue, plans[config.name], measured)
+        except BaseException:
+            for slot in slots.values():
+                slot.runtime.close()
+            raise
+        return cls(slots, Router.from_settings(settings, list(slots)), mlock)
+
+    @classmethod
+    def of(cls, runtime: LLMRuntime, settings: HearthSettings) -> ModelPool:
+        """A one-model pool around an already-built runtime (no plan, no warm-up)."""
+        name = runtime.model_name
+        config = ModelConfig(name, name, runtime.n_ctx, settings.llm.kv_type, "local", None)
+        queue = FairQueue(name, settings.llm.queue_size, settings.llm.request_timeout_s)
+        plan = ModelPlan(name, runtime.model_path, "local", runtime.n_ctx, config.kv_type)
+        return cls(
+            {name: ModelSlot(config, runtime, queue, plan)},
+            Router([name], {}, None),
+            mlock_status(False, 0),
+        )
+
+    def select(self, model: str | None = None, task: str | None = None) -> ModelSlot:
+        """The slot a request goes to (by model name, else task route, else default)."""
+        return self.slots[self.router.pick(model, task)]
+
+    @property
+    def default(self) -> ModelSlot:
+        """The default model's slot."""
+        return self.slots[self.router.default]
+
+    def generate(
+        self,
+        slot: ModelSlot,
+        ticket: Ticket,
+        messages: list[ChatMessage],
+        params: SamplingParams,
+        stop: threading.Event,
+    ) -> Iterator[str]:
+        """Wait for the ticket's turn, stream, record TTFT and speed, always free the place."""
+        stats = ticket.stats
+        outcome = "done"
+        try:
+            if not ticket.wait(stop):
+                outcome = stats.outcome
+                return
+            start = time.perf_counter()
+            first: float | None = None
+            for piece in slot.runtime.stream_chat(messages, params, stop):
+                if first is None:
+                    first = time.perf_counter()
+                    stats.ttft_s = round(first - start, 4)
+                stats.tokens += 1
+                yield piece
+                if stop.is_set() or ticket.expired():
+                    outcome = "cancelled" if stop.is_set() else "timeout"
+                    break
+            if first is not None and stats.tokens > 1:
+                stats.tokens_per_s = round(
+                    (stats.tokens - 1) / max(time.perf_counter() - first, 1e-9), 2
+                )
+        except GeneratorExit:
+            outcome = "cancelled"
+            raise
+        except Exception:
+            outcome = "error"
+            raise
+        finally:
+            ticket.release(outcome)
+
+    def snapshot(self) -> dict[str, Any]:
+        """Per model: plan, measured memory, warm-up TTFTs and queue figures."""
+        return {
+            name: {
+                "planned_bytes": s.plan.total,
+                "measured": s.measured,
+                "queue": s.queue.snapshot(),
+            }
+            for name, s in self.slots.items()
+        }
+
+    def close(self) -> None:
+        """Free every model."""
+        for slot in self.slots.values():
+            slot.runtime.close()

@@ -1,0 +1,124 @@
+"""The OpenAI-compatible runtime against a real llama_cpp.server on loopback (bundled smollm2)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from core.bundled import resolve_llm
+from core.settings import HearthSettings
+from service.llm.base import SamplingParams
+from service.llm.openai_runtime import OpenAIRuntime
+from service.llm.planner import plan_from_settings
+from service.llm.pool import ModelPool
+from tests.integration.conftest import free_port
+
+pytestmark = pytest.mark.slow
+pytest.importorskip("llama_cpp.server.app", reason="needs llama-cpp-python[server] (test extra)")
+
+
+@pytest.fixture(scope="module")
+def remote_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`python -m llama_cpp.server` with the bundled smollm2 on a free loopback port."""
+    from core.settings import load_settings
+
+    log = (tmp_path_factory.mktemp("remote") / "server.log").open("w+")
+    path = resolve_llm("smollm2-135m", load_settings().models_dir)
+    port = free_port()
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "llama_cpp.server",
+            "--model",
+            str(path),
+            "--model_alias",
+            "smol",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--n_ctx",
+            "2048",
+            "--n_threads",
+            "2",
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        text=True,  # a pipe would fill and block it
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                log.seek(0)
+                raise RuntimeError(f"llama_cpp.server exited: {log.read()[-2000:]}")
+            try:
+                if httpx.get(f"{url}/v1/models", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.3)
+        else:
+            raise RuntimeError("llama_cpp.server did not answer within 120 s")
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(30)
+        log.close()
+
+
+def test_streams_and_counts_tokens(remote_url: str) -> None:
+    rt = OpenAIRuntime("remote", "smol", remote_url, 2048, timeout_s=120)
+    try:
+        pieces = list(
+            rt.stream_chat(
+                [{"role": "user", "content": "Name three colours."}],
+                SamplingParams(max_tokens=24),
+                threading.Event(),
+            )
+        )
+        assert len(pieces) > 1 and "".join(pieces).strip()
+        assert rt.count_tokens("hello there, keeper") > 1
+        assert len(rt.model_sha256()) == 64
+    finally:
+        rt.close()
+
+
+def test_stop_event_ends_the_stream(remote_url: str) -> None:
+    rt = OpenAIRuntime("remote", "smol", remote_url, 2048, timeout_s=120)
+    stop = threading.Event()
+    got = []
+    try:
+        for piece in rt.stream_chat(
+            [{"role": "user", "content": "Tell a long story."}],
+            SamplingParams(max_tokens=200),
+            stop,
+        ):
+            got.append(piece)
+            if len(got) == 3:
+                stop.set()
+        assert len(got) == 3
+    finally:
+        rt.close()
+
+
+def test_settings_choose_the_remote_backend(remote_url: str, settings: HearthSettings) -> None:
+    settings.llm.backend = "openai"
+    settings.llm.remote_url = remote_url
+    settings.llm.model = "smol"
+    plan = plan_from_settings(settings)
+    assert plan.models[0].backend == "openai" and plan.models[0].total == 0
+    pool = ModelPool.load(settings, plan)  # warms up through the server
+    try:
+        slot = pool.select()
+        assert isinstance(slot.runtime, OpenAIRuntime)
+        assert slot.measured["warmup_warm"]["pieces"] > 0
+    finally:
+        pool.close()

@@ -1,0 +1,103 @@
+"""AnswerService on the pool's queue, with a fake runtime (logic only; the real model is tested
+in tests/integration/test_serve_llm.py)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from core.errors import OverloadedError
+from core.settings import HearthSettings
+from service.answers import AnswerService
+from service.llm.base import ChatMessage, SamplingParams
+from service.retrieval import Passage
+
+
+class FakeRuntime:
+    """Yields ``n`` one-word pieces, ``delay`` seconds apart."""
+
+    model_path = "fake.gguf"
+    n_ctx = 4096
+
+    def __init__(self, name: str = "fake", n: int = 5, delay: float = 0.0) -> None:
+        self.model_name = name
+        self.n, self.delay = n, delay
+        self.produced = 0
+
+    def model_sha256(self) -> str:
+        return "0" * 64
+
+    def count_tokens(self, text: str) -> int:
+        return len(text.split())
+
+    def stream_chat(
+        self, messages: list[ChatMessage], params: SamplingParams, stop: threading.Event
+    ) -> Iterator[str]:
+        for i in range(self.n):
+            if stop.is_set():
+                return
+            time.sleep(self.delay)
+            self.produced += 1
+            yield f"w{i} "
+
+    def close(self) -> None:
+        pass
+
+
+class OnePassage:
+    """A retriever that always finds one passage."""
+
+    def retrieve(self, question: str) -> list[Passage]:
+        return [Passage(1, 1, 1, "/doc.txt", "text", {}, 0.9, "the keeper lit the lamp")]
+
+
+def service(settings: HearthSettings, runtime: FakeRuntime) -> AnswerService:
+    return AnswerService(settings, OnePassage(), runtime)  # type: ignore[arg-type]
+
+
+def test_answer_records_ttft_tokens_and_frees_the_place(settings: HearthSettings) -> None:
+    svc = service(settings, FakeRuntime(n=5))
+    answer = svc.answer("what did the keeper do?")
+    assert answer.answer.startswith("w0") and answer.model == "fake"
+    stats = svc.pool.default.queue.recent[-1]
+    assert (stats.tokens, stats.outcome) == (5, "done")
+    assert stats.ttft_s is not None and stats.tokens_per_s > 0
+    assert svc.pool.default.queue.depth == 0
+
+
+def test_stop_mid_stream_stops_generation_and_frees(settings: HearthSettings) -> None:
+    rt = FakeRuntime(n=1000, delay=0.001)
+    svc = service(settings, rt)
+    stop = threading.Event()
+    for event in svc.stream("q?", stop):
+        if event.kind == "token":
+            stop.set()
+    assert rt.produced < 10
+    assert svc.pool.default.queue.recent[-1].outcome == "cancelled"
+    svc.answer("again?")  # the place is free
+
+
+def test_full_queue_refuses_before_any_work(settings: HearthSettings) -> None:
+    settings.llm.queue_size = 0
+    svc = service(settings, FakeRuntime())
+    held = svc.admit()
+    with pytest.raises(OverloadedError):
+        svc.admit()
+    held.release()
+    assert svc.admit() is not None
+
+
+def test_request_timeout_stops_a_long_generation(settings: HearthSettings) -> None:
+    settings.llm.request_timeout_s = 0.05
+    rt = FakeRuntime(n=10_000, delay=0.001)
+    svc = service(settings, rt)
+    done: dict[str, Any] = {}
+    for event in svc.stream("q?"):
+        if event.kind == "done":
+            done = event.data
+    assert rt.produced < 10_000 and done["answer"]
+    assert svc.pool.default.queue.recent[-1].outcome == "timeout"

@@ -151,6 +151,7 @@ class LLMSettings(BaseModel):
     temperature: float = Field(0.0, ge=0.0, le=2.0, description="Sampling temperature.")
     top_p: float = Field(0.95, gt=0.0, le=1.0, description="Nucleus sampling threshold.")
     seed: int = Field(0, ge=0, description="Sampling seed, recorded with every answer.")
+    translate_to: str = Field("English", description="Target language of the translate task.")
     chat_format: str | None = Field(
         None, description="Force a llama-cpp-python chat format; by default read from the GGUF."
     )
@@ -291,6 +292,16 @@ class ServerSettings(BaseModel):
     )
 
 
+class GroundingSettings(BaseModel):
+    """What happens to an answer whose names and numbers are not in the passages it cites."""
+
+    on_fail: Literal["flag", "replace"] = Field(
+        "flag",
+        description="flag: keep the answer and mark it unverified; replace: show the cited "
+        "passages instead of the answer.",
+    )
+
+
 class HearthSettings(BaseSettings):
     """Every Hearth setting. Environment: ``HEARTH_<FIELD>`` and ``HEARTH_<GROUP>__<FIELD>``."""
 
@@ -335,6 +346,10 @@ class HearthSettings(BaseSettings):
     watch: WatchSettings = Field(
         default_factory=WatchSettings,  # type: ignore[arg-type]
         description=WatchSettings.__doc__,
+    )
+    grounding: GroundingSettings = Field(
+        default_factory=GroundingSettings,  # type: ignore[arg-type]
+        description=GroundingSettings.__doc__,
     )
     llm: LLMSettings = Field(
         default_factory=LLMSettings,  # type: ignore[arg-type]

@@ -1,4 +1,5 @@
-"""Answering: retrieve, fit the prompt into the context, stream the reply, attach citations."""
+"""Answering: condense a follow-up, retrieve, render the versioned template, fit the context,
+stream the reply, check its citations and grounding, store it so it can be replayed."""
 
 from __future__ import annotations
 
@@ -10,16 +11,26 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.errors import InvalidInputError
-from core.settings import HearthSettings
-from service.llm.base import LLMRuntime, SamplingParams
+from core.settings import TASKS, HearthSettings
+from service.conversations import ConversationStore
+from service.grounding import Grounding, check, strip_invalid
+from service.llm.base import ChatMessage, LLMRuntime, SamplingParams
 from service.llm.pool import ModelPool, ModelSlot
 from service.llm.queue import Ticket
-from service.prompts import DONT_KNOW, build_messages, cited_numbers
-from service.retrieval import Passage, Retriever
+from service.prompts import DONT_KNOW, clean_for_prompt
+from service.records import AnswerRecords
+from service.retrieval import Filters, Passage, Retriever
+from service.templates import RenderedPrompt, TemplateService
 
 log = logging.getLogger(__name__)
 
 MAX_QUESTION_CHARS = 4000
+#: Turns of history kept at most before the token budget is applied.
+MAX_HISTORY_TURNS = 12
+NOT_VERIFIED = (
+    "I could not check this answer against your documents, so here are the passages that "
+    "seem most relevant instead:"
+)
 
 
 @dataclass
@@ -30,9 +41,18 @@ class Event:
     data: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class AskOptions:
+    """How to answer: which conversation, collection and template; whether to store it."""
+
+    conversation_id: int | None = None
+    collection: str | None = None
+    record: bool = True
+
+
 @dataclass
 class Answer:
-    """A finished answer with its sources and timings."""
+    """A finished answer with its sources, citations, grounding verdict and timings."""
 
     question: str
     answer: str
@@ -41,6 +61,11 @@ class Answer:
     model: str
     sampling: dict[str, Any]
     timings: dict[str, float] = field(default_factory=dict)
+    answer_id: int | None = None
+    conversation_id: int | None = None
+    standalone_question: str = ""
+    template: dict[str, Any] = field(default_factory=dict)
+    grounding: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form (the question is not echoed)."""
@@ -51,6 +76,11 @@ class Answer:
             "model": self.model,
             "sampling": self.sampling,
             "timings": self.timings,
+            "answer_id": self.answer_id,
+            "conversation_id": self.conversation_id,
+            "standalone_question": self.standalone_question,
+            "template": self.template,
+            "grounding": self.grounding,
         }
 
 
@@ -67,18 +97,46 @@ def validate_question(question: str) -> str:
     return q
 
 
-class AnswerService:
-    """Turns a question into a grounded, cited answer, on the model a request names or routes to.
+def template_for(task: str | None) -> str:
+    """The prompt template of a task (qa by default)."""
+    if task is None:
+        return "qa"
+    if task not in TASKS:
+        raise InvalidInputError(f"task: must be one of {', '.join(TASKS)}", field="task")
+    return task
 
-    ``llm`` is the pool of loaded models; a bare runtime is wrapped in a one-model pool.
-    """
+
+@dataclass
+class _Turn:
+    """Everything one answer is made of, gathered before generation."""
+
+    question: str
+    standalone: str
+    history: list[dict[str, str]]
+    passages: list[Passage]
+    prompt: RenderedPrompt
+    messages: list[ChatMessage]
+    filters: Filters
+
+
+class AnswerService:
+    """Turns a question into a grounded, cited, replayable answer, on the model a request names
+    or routes to. ``llm`` is the pool of loaded models; a bare runtime is wrapped in a pool."""
 
     def __init__(
-        self, settings: HearthSettings, retriever: Retriever, llm: LLMRuntime | ModelPool
+        self,
+        settings: HearthSettings,
+        retriever: Retriever,
+        llm: LLMRuntime | ModelPool,
+        templates: TemplateService | None = None,
     ) -> None:
         self.settings = settings
         self.retriever = retriever
         self.pool = llm if isinstance(llm, ModelPool) else ModelPool.of(llm, settings)
+        db = retriever.kb.db
+        self.templates = templates or TemplateService(db)
+        self.conversations = ConversationStore(db)
+        self.records = AnswerRecords(db)
 
     @property
     def llm(self) -> LLMRuntime:
@@ -90,23 +148,85 @@ class AnswerService:
         cfg = self.settings.llm
         return SamplingParams(cfg.temperature, cfg.top_p, cfg.max_tokens, cfg.seed)
 
-    def _fit(
-        self, llm: LLMRuntime, question: str, passages: list[Passage], max_tokens: int
-    ) -> list[Passage]:
-        """Drop the lowest-ranked passages until the prompt leaves room for the answer."""
-        budget = llm.n_ctx - max_tokens
-        while passages:
-            messages = build_messages(question, passages)
-            used = sum(llm.count_tokens(m["content"]) + 8 for m in messages)
-            if used <= budget:
-                break
-            passages = passages[:-1]
-        return passages
-
     def admit(self, model: str | None = None, task: str | None = None) -> Ticket:
         """A place in the chosen model's queue (``OverloadedError`` when full); call before
         a response starts so that a full queue is a 429."""
+        template_for(task)
         return self.pool.select(model, task).queue.admit()
+
+    # -- building the prompt -------------------------------------------------------------
+
+    def variables(
+        self, question: str, passages: list[Passage], history: list[dict[str, str]]
+    ) -> dict[str, Any]:
+        return {
+            "question": question,
+            "sources": [
+                {
+                    "number": p.number,
+                    "label": p.label,
+                    "text": clean_for_prompt(p.text),
+                    "path": p.path,
+                }
+                for p in passages
+            ],
+            "history": history,
+            "language": self.settings.llm.translate_to,
+        }
+
+    def _fit(
+        self,
+        llm: LLMRuntime,
+        template: str,
+        version: int | None,
+        question: str,
+        passages: list[Passage],
+        history: list[dict[str, str]],
+        max_tokens: int,
+    ) -> tuple[RenderedPrompt, list[ChatMessage], list[Passage], list[dict[str, str]]]:
+        """Render and fit into the context, leaving ``max_tokens`` for the answer: the oldest
+        turns go first, then the lowest-ranked passages."""
+        budget = llm.n_ctx - max_tokens
+        history = history[-MAX_HISTORY_TURNS:]
+        while True:
+            prompt = self.templates.render(
+                template, self.variables(question, passages, history), version
+            )
+            messages: list[ChatMessage] = [{"role": "system", "content": prompt.system}]
+            messages += [ChatMessage(role=t["role"], content=t["content"]) for t in history]
+            messages.append({"role": "user", "content": prompt.user})
+            used = sum(llm.count_tokens(m["content"]) + 8 for m in messages)
+            if used <= budget or (not history and len(passages) <= 1):
+                return prompt, messages, passages, history
+            if history:
+                history = history[2:] if len(history) > 1 else []
+            else:
+                passages = passages[:-1]
+
+    def _condense(
+        self,
+        slot: ModelSlot,
+        ticket: Ticket,
+        question: str,
+        history: list[dict[str, str]],
+        stop: threading.Event,
+    ) -> str:
+        """A follow-up rewritten as a standalone question (the turn is kept for the answer)."""
+        if not history:
+            return question
+        prompt = self.templates.render(
+            "condense-question", self.variables(question, [], history[-MAX_HISTORY_TURNS:])
+        )
+        messages: list[ChatMessage] = [
+            {"role": "system", "content": prompt.system},
+            {"role": "user", "content": prompt.user},
+        ]
+        params = SamplingParams(0.0, 1.0, 96, self.settings.llm.seed)
+        text = "".join(self.pool.generate(slot, ticket, messages, params, stop, release=False))
+        standalone = text.strip().strip('"').splitlines()[0].strip() if text.strip() else ""
+        return standalone or question
+
+    # -- answering -------------------------------------------------------------------------
 
     def stream(
         self,
@@ -116,77 +236,164 @@ class AnswerService:
         model: str | None = None,
         task: str | None = None,
         ticket: Ticket | None = None,
+        options: AskOptions | None = None,
     ) -> Iterator[Event]:
         """Events of one answer: sources, then tokens, then done (or error)."""
         stop = stop or threading.Event()
         question = validate_question(question)
+        options = options or AskOptions()
+        template = template_for(task)
+        history = (
+            self.conversations.history(options.conversation_id)
+            if options.conversation_id is not None
+            else []
+        )
         ticket = ticket or self.admit(model, task)
         try:
-            yield from self._stream(question, stop, self.pool.slots[ticket.queue.name], ticket)
+            slot = self.pool.slots[ticket.queue.name]
+            yield from self._stream(question, template, history, options, stop, slot, ticket)
         finally:
             ticket.release("cancelled" if stop.is_set() else "done")
 
     def _stream(
-        self, question: str, stop: threading.Event, slot: ModelSlot, ticket: Ticket
+        self,
+        question: str,
+        template: str,
+        history: list[dict[str, str]],
+        options: AskOptions,
+        stop: threading.Event,
+        slot: ModelSlot,
+        ticket: Ticket,
     ) -> Iterator[Event]:
         llm = slot.runtime
         started = time.perf_counter()
         params = self.sampling()
-        passages = self._fit(llm, question, self.retriever.retrieve(question), params.max_tokens)
+        standalone = self._condense(slot, ticket, question, history, stop)
+        filters = Filters(collection=options.collection)
+        found = self.retriever.retrieve(standalone, filters=filters)
+        prompt, messages, passages, used_history = self._fit(
+            llm, template, None, standalone, found, history, params.max_tokens
+        )
+        turn = _Turn(question, standalone, used_history, passages, prompt, messages, filters)
         retrieved = time.perf_counter()
         yield Event("sources", {"sources": [p.as_dict() for p in passages]})
         pieces: list[str] = []
         first: float | None = None
-        if passages:
-            messages = build_messages(question, passages)
+        if passages or template == "translate":
             for piece in self.pool.generate(slot, ticket, messages, params, stop):
                 if first is None:
                     first = time.perf_counter()
                 pieces.append(piece)
                 yield Event("token", {"text": piece})
-        else:
+        else:  # nothing relevant enough: say so instead of letting the model invent
             first = time.perf_counter()
             pieces.append(DONT_KNOW)
             yield Event("token", {"text": DONT_KNOW})
         ended = time.perf_counter()
-        text = "".join(pieces).strip()
         answer = self._finish(
-            llm, question, text, passages, params, started, retrieved, first, ended
+            llm,
+            turn,
+            "".join(pieces).strip(),
+            params,
+            options,
+            (started, retrieved, first or ended, ended),
         )
         answer.timings["queue_wait_s"] = ticket.stats.wait_s
-        log.debug("answered %r with %r", question, text)
+        log.debug("answered %r with %r", question, answer.answer)
         yield Event("done", answer.as_dict())
 
     def _finish(
         self,
         llm: LLMRuntime,
-        question: str,
+        turn: _Turn,
         text: str,
-        passages: list[Passage],
         params: SamplingParams,
-        started: float,
-        retrieved: float,
-        first: float | None,
-        ended: float,
+        options: AskOptions,
+        clock: tuple[float, float, float, float],
     ) -> Answer:
+        started, retrieved, first, ended = clock
+        passages = turn.passages
+        text, verdict = self.postprocess(text, passages)
         by_number = {p.number: p for p in passages}
-        cited = [by_number[n].as_dict() for n in cited_numbers(text) if n in by_number]
+        citations = [by_number[n].as_dict() for n in verdict.cited]
         tokens = llm.count_tokens(text) if text else 0
-        gen_seconds = max(ended - (first or ended), 1e-9)
-        return Answer(
-            question=question,
+        timings = {
+            "retrieval_s": round(retrieved - started, 4),
+            "ttft_s": round(first - started, 4),
+            "total_s": round(ended - started, 4),
+            "completion_tokens": tokens,
+            "tokens_per_s": round(tokens / max(ended - first, 1e-9), 2) if tokens > 1 else 0.0,
+        }
+        template = {
+            "name": turn.prompt.name,
+            "version": turn.prompt.version,
+            "content_hash": turn.prompt.content_hash,
+        }
+        answer = Answer(
+            question=turn.question,
             answer=text,
             sources=[p.as_dict() for p in passages],
-            citations=cited,
+            citations=citations,
             model=llm.model_name,
             sampling=params.as_dict(),
-            timings={
-                "retrieval_s": round(retrieved - started, 4),
-                "ttft_s": round((first or ended) - started, 4),
-                "total_s": round(ended - started, 4),
-                "completion_tokens": tokens,
-                "tokens_per_s": round(tokens / gen_seconds, 2) if tokens > 1 else 0.0,
+            timings=timings,
+            conversation_id=options.conversation_id,
+            standalone_question=turn.standalone,
+            template=template,
+            grounding=verdict.as_dict(),
+        )
+        if options.record:
+            answer.answer_id = self._record(llm, turn, answer)
+            if options.conversation_id is not None:
+                self.conversations.append(
+                    options.conversation_id, turn.question, text, answer.answer_id
+                )
+        return answer
+
+    def postprocess(self, text: str, passages: list[Passage]) -> tuple[str, Grounding]:
+        """Check citations and grounding; drop citations of passages not retrieved; replace an
+        unverified answer by the passages when ``grounding.on_fail`` is ``replace``."""
+        verdict = check(text, {p.number: p.text for p in passages})
+        if verdict.invalid_citations:
+            text = strip_invalid(text, verdict.invalid_citations)
+        if not verdict.grounded and self.settings.grounding.on_fail == "replace" and passages:
+            cited = [p for p in passages if p.number in verdict.cited] or passages[:2]
+            text = (
+                NOT_VERIFIED
+                + "\n"
+                + "\n".join(f"[{p.number}] {p.label}: {p.text[:300]}" for p in cited)
+            )
+        return text, verdict
+
+    def _record(self, llm: LLMRuntime, turn: _Turn, answer: Answer) -> int:
+        cfg = self.settings.retrieval
+        return self.records.save(
+            conversation_id=answer.conversation_id,
+            question=turn.question,
+            standalone_question=turn.standalone,
+            answer=answer.answer,
+            template_name=turn.prompt.name,
+            template_version=turn.prompt.version,
+            template_hash=turn.prompt.content_hash,
+            model=llm.model_name,
+            model_sha256=llm.model_sha256(),
+            embedder=self.retriever.embedder.model_id,
+            sampling=answer.sampling,
+            retrieval={
+                "top_k": cfg.top_k,
+                "min_score": cfg.min_score,
+                "relative_margin": cfg.relative_margin,
+                "method": "hybrid",
+                "collection": turn.filters.collection,
             },
+            history=turn.history,
+            retrieved=[
+                {"number": p.number, "chunk_id": p.chunk_id, "score": p.score}
+                for p in turn.passages
+            ],
+            citations=[c["number"] for c in answer.citations],
+            flags=answer.grounding,
+            timings=answer.timings,
         )
 
     def answer(
@@ -197,11 +404,12 @@ class AnswerService:
         task: str | None = None,
         ticket: Ticket | None = None,
         stop: threading.Event | None = None,
+        options: AskOptions | None = None,
     ) -> Answer:
         """The whole answer at once."""
         done: dict[str, Any] = {}
         q = validate_question(question)
-        for event in self.stream(q, stop, model=model, task=task, ticket=ticket):
+        for event in self.stream(q, stop, model=model, task=task, ticket=ticket, options=options):
             if event.kind == "done":
                 done = event.data
         return Answer(question=q, **done)

@@ -13,8 +13,10 @@ from litestar.openapi.plugins import JsonRenderPlugin
 
 from core.settings import HearthSettings
 from service.controllers import (
+    AnswerController,
     AskController,
     CollectionController,
+    ConversationController,
     DocumentController,
     HealthController,
     SystemController,
@@ -50,6 +52,8 @@ def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litest
             CollectionController,
             TemplateController,
             SystemController,
+            ConversationController,
+            AnswerController,
         ],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
         lifespan=[lifespan],

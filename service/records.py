@@ -29,6 +29,7 @@ class AnswerRecordOut:
     embedder: str
     sampling: dict[str, Any]
     retrieval: dict[str, Any]
+    history: list[dict[str, Any]]
     retrieved: list[dict[str, Any]]
     citations: list[int]
     flags: dict[str, Any]
@@ -70,6 +71,7 @@ class AnswerRecords:
                 row.embedder,
                 dict(row.sampling),
                 dict(row.retrieval),
+                list(row.history),
                 list(row.retrieved),
                 list(row.citations),
                 dict(row.flags),

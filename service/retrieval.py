@@ -131,6 +131,8 @@ class Retriever:
         filters: Filters | None = None,
         method: str = "hybrid",
         cut: bool = True,
+        min_score: float | None = None,
+        relative_margin: float | None = None,
     ) -> list[Passage]:
         """The top ``k`` passages for a question, best first (``cut=False`` keeps every one)."""
         cfg = self.kb.settings.retrieval
@@ -164,7 +166,9 @@ class Retriever:
         scored = scored[:k]
         if cut and scored:
             best = max(c for _, _, c in scored)
-            floor = max(cfg.min_score, best - cfg.relative_margin)
+            low = cfg.min_score if min_score is None else min_score
+            margin = cfg.relative_margin if relative_margin is None else relative_margin
+            floor = max(low, best - margin)
             scored = [item for item in scored if item[2] >= floor]
         return [
             Passage(

@@ -13,6 +13,8 @@ class AskRequest:
     question: str
     model: str | None = None
     task: str | None = None
+    conversation_id: int | None = None
+    collection: str | None = None
 
 
 @dataclass
@@ -41,6 +43,11 @@ class AskResponse:
     model: str
     sampling: dict[str, Any]
     timings: dict[str, float] = field(default_factory=dict)
+    answer_id: int | None = None
+    conversation_id: int | None = None
+    standalone_question: str = ""
+    template: dict[str, Any] = field(default_factory=dict)
+    grounding: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -55,6 +62,11 @@ class VoiceAskResponse:
     model: str
     sampling: dict[str, Any]
     timings: dict[str, float] = field(default_factory=dict)
+    answer_id: int | None = None
+    conversation_id: int | None = None
+    standalone_question: str = ""
+    template: dict[str, Any] = field(default_factory=dict)
+    grounding: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

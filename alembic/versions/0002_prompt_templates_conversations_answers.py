@@ -126,6 +126,7 @@ def upgrade() -> None:
     sa.Column('embedder', sa.String(length=4096), nullable=False),
     sa.Column('sampling', sa.JSON(), nullable=False),
     sa.Column('retrieval', sa.JSON(), nullable=False),
+    sa.Column('history', sa.JSON(), nullable=False),
     sa.Column('retrieved', sa.JSON(), nullable=False),
     sa.Column('citations', sa.JSON(), nullable=False),
     sa.Column('flags', sa.JSON(), nullable=False),

@@ -67,6 +67,7 @@ class AnswerRecord(Base):
     embedder: Mapped[str] = mapped_column(String(4096), nullable=False)
     sampling: Mapped[dict[str, Any]] = mapped_column(JSON, nullable=False)
     retrieval: Mapped[dict[str, Any]] = mapped_column(JSON, nullable=False)
+    history: Mapped[list[dict[str, Any]]] = mapped_column(JSON, nullable=False)
     retrieved: Mapped[list[dict[str, Any]]] = mapped_column(JSON, nullable=False)
     citations: Mapped[list[int]] = mapped_column(JSON, nullable=False)
     flags: Mapped[dict[str, Any]] = mapped_column(JSON, nullable=False)

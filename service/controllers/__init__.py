@@ -1,6 +1,7 @@
 """HTTP controllers."""
 
 from service.controllers.ask import AskController
+from service.controllers.conversations import AnswerController, ConversationController
 from service.controllers.documents import CollectionController, DocumentController
 from service.controllers.health import HealthController
 from service.controllers.system import SystemController
@@ -8,8 +9,10 @@ from service.controllers.templates import TemplateController
 from service.controllers.voice import VoiceAskController
 
 __all__ = [
+    "AnswerController",
     "AskController",
     "CollectionController",
+    "ConversationController",
     "DocumentController",
     "HealthController",
     "SystemController",

@@ -15,8 +15,9 @@ from litestar.datastructures import State
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from core.errors import HearthError
-from service.answers import AnswerService, Event, validate_question
+from service.answers import AnswerService, AskOptions, Event, validate_question
 from service.errors import error_body
+from service.library import valid_collection
 from service.llm.queue import Ticket
 from service.schemas import AskRequest, AskResponse
 
@@ -24,7 +25,11 @@ log = logging.getLogger(__name__)
 
 
 async def stream_events(
-    service: AnswerService, question: str, ticket: Ticket | None = None
+    service: AnswerService,
+    question: str,
+    ticket: Ticket | None = None,
+    options: AskOptions | None = None,
+    task: str | None = None,
 ) -> AsyncIterator[Event]:
     """Run the answer in a worker thread and hand its events over; if the client goes, stop it
     and free its queue place at once."""
@@ -37,7 +42,7 @@ async def stream_events(
 
     def work() -> None:
         try:
-            for event in service.stream(question, stop, ticket=ticket):
+            for event in service.stream(question, stop, ticket=ticket, options=options, task=task):
                 put(event)
                 if stop.is_set():
                     break
@@ -60,6 +65,14 @@ async def stream_events(
             ticket.release("cancelled")
 
 
+def ask_options(service: AnswerService, data: AskRequest) -> AskOptions:
+    """Options of a request, checked before any response starts (404/400, not an SSE error)."""
+    if data.conversation_id is not None:
+        service.conversations.get(data.conversation_id)
+    collection = valid_collection(data.collection) if data.collection is not None else None
+    return AskOptions(conversation_id=data.conversation_id, collection=collection)
+
+
 class AskController(Controller):
     """Questions answered from the knowledge base, with citations."""
 
@@ -73,11 +86,14 @@ class AskController(Controller):
         write) is routed by ``llm.routes``; 429 with Retry-After when the model's queue is full."""
         service: AnswerService = state.hearth.answers
         question = validate_question(data.question)
+        options = ask_options(service, data)
         ticket = service.admit(data.model, data.task)
         stop = threading.Event()
         try:
             answer = await to_thread.run_sync(
-                lambda: service.answer(question, ticket=ticket, stop=stop)
+                lambda: service.answer(
+                    question, ticket=ticket, stop=stop, options=options, task=data.task
+                )
             )
         finally:
             stop.set()
@@ -90,10 +106,11 @@ class AskController(Controller):
         (the whole answer with citations) or ``error``."""
         service: AnswerService = state.hearth.answers
         question = validate_question(data.question)
+        options = ask_options(service, data)
         ticket = service.admit(data.model, data.task)  # a full queue is a 429 here
 
         async def messages() -> AsyncIterator[ServerSentEventMessage]:
-            async for event in stream_events(service, question, ticket):
+            async for event in stream_events(service, question, ticket, options, data.task):
                 payload: Any = event.data
                 yield ServerSentEventMessage(event=event.kind, data=json.dumps(payload))
 

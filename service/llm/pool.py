@@ -203,12 +203,16 @@ class ModelPool:
         messages: list[ChatMessage],
         params: SamplingParams,
         stop: threading.Event,
+        *,
+        release: bool = True,
     ) -> Iterator[str]:
-        """Wait for the ticket's turn, stream, record TTFT and speed, always free the place."""
+        """Wait for the ticket's turn (unless it already has it), stream, record TTFT and speed,
+        and free the place (``release=False`` keeps the turn for a next step of the same request,
+        such as condensing a follow-up before answering it; the place is freed on any failure)."""
         stats = ticket.stats
         outcome = "done"
         try:
-            if not ticket.wait(stop):
+            if not ticket.running and not ticket.wait(stop):
                 outcome = stats.outcome
                 return
             start = time.perf_counter()
@@ -233,7 +237,8 @@ class ModelPool:
             outcome = "error"
             raise
         finally:
-            ticket.release(outcome)
+            if release or outcome != "done":
+                ticket.release(outcome)
 
     def snapshot(self) -> dict[str, Any]:
         """Per model: plan, measured memory, warm-up TTFTs and queue figures."""

@@ -49,6 +49,11 @@ class Ticket:
         """Block until it is this ticket's turn; False if stopped or timed out (place freed)."""
         return self.queue._wait(self, stop)
 
+    @property
+    def running(self) -> bool:
+        """True while this ticket holds its model's turn."""
+        return self.queue._running is self
+
     def expired(self) -> bool:
         """True once the request's deadline has passed."""
         return time.monotonic() >= self.deadline

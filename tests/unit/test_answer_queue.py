@@ -6,10 +6,12 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+from core.db.session import Database
 from core.errors import OverloadedError
 from core.settings import HearthSettings
 from service.answers import AnswerService
@@ -49,14 +51,21 @@ class FakeRuntime:
 
 
 class OnePassage:
-    """A retriever that always finds one passage."""
+    """A retriever that always finds one passage (over a real, migrated catalogue database)."""
 
-    def retrieve(self, question: str) -> list[Passage]:
+    def __init__(self, settings: HearthSettings) -> None:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        db = Database(settings.sqlalchemy_url)
+        db.migrate()
+        self.kb = SimpleNamespace(db=db)
+        self.embedder = SimpleNamespace(model_id="fake-embedder")
+
+    def retrieve(self, question: str, **_: Any) -> list[Passage]:
         return [Passage(1, 1, 1, "/doc.txt", "text", {}, 0.9, "the keeper lit the lamp")]
 
 
 def service(settings: HearthSettings, runtime: FakeRuntime) -> AnswerService:
-    return AnswerService(settings, OnePassage(), runtime)  # type: ignore[arg-type]
+    return AnswerService(settings, OnePassage(settings), runtime)  # type: ignore[arg-type]
 
 
 def test_answer_records_ttft_tokens_and_frees_the_place(settings: HearthSettings) -> None:

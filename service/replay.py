@@ -1,0 +1,85 @@
+"""Replaying a stored answer with its recorded recipe, and saying whether it came out the same."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from core.errors import ConflictError
+from service.answers import AnswerService
+from service.llm.base import ChatMessage, SamplingParams
+from service.retrieval import Filters
+
+
+@dataclass
+class ReplayResult:
+    """The recorded and the replayed answer, and whether text and sources match."""
+
+    answer_id: int
+    same_text: bool
+    same_sources: bool
+    original_answer: str
+    replayed_answer: str
+    original_chunks: list[int]
+    replayed_chunks: list[int]
+
+
+def replay(service: AnswerService, answer_id: int) -> ReplayResult:
+    """Re-run an answer: same standalone question, retrieval settings, history, template
+    version (its hash checked), model (its sha256 checked), sampling settings and seed."""
+    rec = service.records.get(answer_id)
+    slot = next(
+        (s for s in service.pool.slots.values() if s.runtime.model_sha256() == rec.model_sha256),
+        None,
+    )
+    if slot is None:
+        raise ConflictError(
+            f"answer {answer_id} was made by a model (sha256 {rec.model_sha256[:12]}…) that is "
+            "not loaded now; load it to replay"
+        )
+    version = service.templates.get(rec.template_name, rec.template_version)
+    if version.content_hash != rec.template_hash:
+        raise ConflictError(f"template {rec.template_name} v{rec.template_version} changed")
+    cfg: dict[str, Any] = rec.retrieval
+    found = service.retriever.retrieve(
+        rec.standalone_question,
+        k=int(cfg["top_k"]),
+        filters=Filters(collection=cfg.get("collection")),
+        min_score=float(cfg["min_score"]),
+        relative_margin=float(cfg["relative_margin"]),
+    )
+    passages = found[: len(rec.retrieved)]
+    prompt = service.templates.render(
+        rec.template_name,
+        service.variables(rec.standalone_question, passages, rec.history),
+        rec.template_version,
+    )
+    messages: list[ChatMessage] = [{"role": "system", "content": prompt.system}]
+    messages += [ChatMessage(role=t["role"], content=t["content"]) for t in rec.history]
+    messages.append({"role": "user", "content": prompt.user})
+    sampling = dict(rec.sampling)
+    params = SamplingParams(
+        float(sampling["temperature"]),
+        float(sampling["top_p"]),
+        int(sampling["max_tokens"]),
+        int(sampling["seed"]),
+        tuple(sampling.get("stop") or ()),
+    )
+    ticket = slot.queue.admit()
+    stop = threading.Event()
+    try:
+        text = "".join(service.pool.generate(slot, ticket, messages, params, stop)).strip()
+    finally:
+        ticket.release("done")
+    if passages:
+        text, _ = service.postprocess(text, passages)
+    else:
+        from service.prompts import DONT_KNOW
+
+        text = DONT_KNOW
+    original = [r["chunk_id"] for r in rec.retrieved]
+    replayed = [p.chunk_id for p in passages]
+    return ReplayResult(
+        answer_id, text == rec.answer, original == replayed, rec.answer, text, original, replayed
+    )

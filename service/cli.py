@@ -14,7 +14,7 @@ from pydantic import ValidationError
 import core  # noqa: F401 - switches the process offline before anything else loads
 from core.errors import ConfigError, HearthError
 from core.logs import configure_logging
-from core.settings import HearthSettings, load_settings
+from core.settings import TASKS, HearthSettings, load_settings
 from ingest.commands import formats_command, ingest_command, remove_command, watch_command
 from service.template_commands import templates
 
@@ -131,9 +131,24 @@ def serve(settings: HearthSettings, host: str | None, port: int | None) -> None:
     help="Ask by voice: transcribe this recording and answer it (instead of QUESTION).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print {answer, sources} as JSON.")
+@click.option("--collection", default=None, help="Only look in this collection.")
+@click.option(
+    "--task",
+    type=click.Choice(TASKS),
+    default=None,
+    help="qa (default), summarize, translate, code or write: picks the template.",
+)
 @click.pass_obj
-def ask(settings: HearthSettings, question: str | None, audio: Path | None, as_json: bool) -> None:
+def ask(
+    settings: HearthSettings,
+    question: str | None,
+    audio: Path | None,
+    as_json: bool,
+    collection: str | None,
+    task: str | None,
+) -> None:
     """Answer QUESTION (or the question spoken in --audio FILE), citing sources."""
+    from service.answers import AskOptions
     from service.state import Hearth
 
     if (question is None) == (audio is None):
@@ -147,7 +162,10 @@ def ask(settings: HearthSettings, question: str | None, audio: Path | None, as_j
             if not as_json:
                 click.echo(f"Heard: {transcript}\n", err=True)
         done: dict[str, object] = {}
-        for event in hearth.answers.stream(transcript or question or ""):
+        options = AskOptions(collection=collection)
+        for event in hearth.answers.stream(
+            transcript or question or "", task=task, options=options
+        ):
             if event.kind == "token" and not as_json:
                 click.echo(event.data["text"], nl=False)
             elif event.kind == "done":

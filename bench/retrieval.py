@@ -1,15 +1,18 @@
-"""Dense retrieval quality of Hearth on the shared BEIR set (squad_dev).
+"""Retrieval quality on the shared BEIR set (squad_dev): BM25, dense and hybrid, and the
+assistant's abstention on unanswerable versus answerable questions.
 
-Each corpus paragraph is written as a file and ingested by the real pipeline (chunking, the bundled
-embedder, FAISS); each question goes through Hearth's Retriever; chunk hits are folded to their
-paragraph (best rank wins). Prints recall@5, recall@10 and nDCG@10.
+Each corpus paragraph is written as a file and ingested by the real pipeline; each question goes
+through Hearth's Retriever (chunk hits folded to their paragraph, best rank wins). With --qa N, N
+answerable and N unanswerable SQuAD 2.0 questions are answered by the assistant over the same
+corpus, and the abstention rates are printed.
 
-    .venv/bin/python bench/retrieval.py [--queries N]
+    .venv/bin/python bench/retrieval.py [--queries N] [--qa N] [--model NAME]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tempfile
 import time
@@ -22,13 +25,37 @@ from core.embedder import create_embedder
 from core.knowledge import KnowledgeBase
 from core.settings import load_settings
 from ingest.pipeline import IngestPipeline
-from service.retrieval import Retriever
+from service.retrieval import METHODS, Retriever
+
+
+def abstention(settings_dir: Path, model: str, n: int) -> dict[str, float]:
+    """Share of unanswerable questions declined, and of answerable ones wrongly declined."""
+    from service.prompts import DONT_KNOW
+    from service.state import Hearth
+
+    settings = load_settings(data_dir=settings_dir)
+    settings.llm.model = model
+    settings.llm.warmup = False
+    hearth = Hearth.start(settings)
+    rows = {}
+    for kind in ("unanswerable", "answerable"):
+        path = SHARED / "qa" / f"squad2_dev_{kind}.jsonl"
+        qs = [json.loads(line) for line in path.read_text().splitlines()][::97][:n]
+        declined = 0
+        for q in qs:
+            answer = hearth.answers.answer(q["question"])
+            declined += DONT_KNOW.lower()[:12] in answer.answer.lower()
+        rows[kind] = declined / max(1, len(qs))
+    hearth.close()
+    return rows
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--set", type=Path, default=SHARED / "retrieval" / "squad_dev")
     parser.add_argument("--queries", type=int, default=0, help="Limit the questions (0 = all).")
+    parser.add_argument("--qa", type=int, default=0, help="Answer N + N questions (abstention).")
+    parser.add_argument("--model", default="qwen2.5-coder-1.5b")
     args = parser.parse_args()
     beir = load_beir(args.set)
     with tempfile.TemporaryDirectory() as tmp:
@@ -38,7 +65,6 @@ def main() -> None:
         for doc_id, doc in beir.corpus.items():
             (corpus_dir / f"{doc_id}.txt").write_text(f"{doc['title']}\n\n{doc['text']}")
         settings = load_settings(data_dir=root / "data")
-        settings.retrieval.relative_margin = 2.0  # rank everything; no cut for metrics
         kb = KnowledgeBase(settings)
         embedder = create_embedder(settings.embedder)
         t0 = time.perf_counter()
@@ -48,31 +74,36 @@ def main() -> None:
         qids = [q for q in beir.queries if q in beir.qrels]
         if args.queries:
             qids = qids[: args.queries]
-        r5 = r10 = n10 = 0.0
-        t1 = time.perf_counter()
-        for qid in qids:
-            ranked: list[str] = []
-            for p in retriever.retrieve(beir.queries[qid], k=30):
-                doc_id = Path(p.path).stem
-                if doc_id not in ranked:
-                    ranked.append(doc_id)
-            r5 += recall_at(ranked, beir.qrels[qid], 5)
-            r10 += recall_at(ranked, beir.qrels[qid], 10)
-            n10 += ndcg_at(ranked, beir.qrels[qid], 10)
-        query_s = time.perf_counter() - t1
-        n = len(qids)
+        rows = {}
+        for method in METHODS:
+            r5 = r10 = n10 = 0.0
+            t1 = time.perf_counter()
+            for qid in qids:
+                ranked: list[str] = []
+                for p in retriever.retrieve(beir.queries[qid], k=30, method=method, cut=False):
+                    doc_id = Path(p.path).stem
+                    if doc_id not in ranked:
+                        ranked.append(doc_id)
+                r5 += recall_at(ranked, beir.qrels[qid], 5)
+                r10 += recall_at(ranked, beir.qrels[qid], 10)
+                n10 += ndcg_at(ranked, beir.qrels[qid], 10)
+            n = len(qids)
+            rows[method] = (r5 / n, r10 / n, n10 / n, 1000 * (time.perf_counter() - t1) / n)
         kb.close()
+        abst = abstention(root / "data", args.model, args.qa) if args.qa else None
     print(
-        f"# Dense retrieval on {args.set.name}: {len(beir.corpus)} paragraphs "
-        f"({report.chunks} chunks), {n} questions\n"
+        f"# Retrieval on {args.set.name}: {len(beir.corpus)} paragraphs ({report.chunks} "
+        f"chunks, ingested in {ingest_s:.1f} s), {len(qids)} questions\n"
     )
-    print("| metric | dense (MiniLM-L6 + FAISS) |")
-    print("|---|---|")
-    print(f"| recall@5 | {r5 / n:.4f} |")
-    print(f"| recall@10 | {r10 / n:.4f} |")
-    print(f"| nDCG@10 | {n10 / n:.4f} |")
-    print(f"| ingest | {ingest_s:.1f} s |")
-    print(f"| query latency (embed + search + catalogue) | {1000 * query_s / n:.1f} ms |")
+    print("| method | recall@5 | recall@10 | nDCG@10 | ms/query |")
+    print("|---|---|---|---|---|")
+    for method, (r5, r10, n10, ms) in rows.items():
+        print(f"| {method} | {r5:.4f} | {r10:.4f} | {n10:.4f} | {ms:.1f} |")
+    if abst is not None:
+        print(f"\n# Abstention ({args.model}, {args.qa} + {args.qa} SQuAD 2.0 questions)\n")
+        print("| | rate |\n|---|---|")
+        print(f"| unanswerable questions declined | {abst['unanswerable']:.2f} |")
+        print(f"| answerable questions wrongly declined | {abst['answerable']:.2f} |")
 
 
 if __name__ == "__main__":

@@ -51,22 +51,11 @@ class AskResponse:
 
 
 @dataclass
-class VoiceAskResponse:
+class VoiceAskResponse(AskResponse):
     """An answer to a recorded question, with what was heard."""
 
-    transcript: str
-    audio_seconds: float
-    answer: str
-    sources: list[Source]
-    citations: list[Source]
-    model: str
-    sampling: dict[str, Any]
-    timings: dict[str, float] = field(default_factory=dict)
-    answer_id: int | None = None
-    conversation_id: int | None = None
-    standalone_question: str = ""
-    template: dict[str, Any] = field(default_factory=dict)
-    grounding: dict[str, Any] = field(default_factory=dict)
+    transcript: str = ""
+    audio_seconds: float = 0.0
 
 
 @dataclass

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from core.speech import Segment
 from core.types import Section
-from ingest.loaders.base import LoaderContext, register
+from ingest.loaders.base import ContextLoader, LoaderContext, register
 
 #: A pause longer than this (seconds) between segments starts a new section.
 MAX_PAUSE = 3.0
@@ -51,21 +51,10 @@ def words_per_section(context: LoaderContext) -> int:
 
 
 @register("audio", (".wav", ".flac", ".mp3", ".m4a", ".ogg", ".opus", ".webm"))
-class AudioLoader:
+class AudioLoader(ContextLoader):
     """Recordings transcribed by the configured Whisper model."""
 
     file_type = "audio"
-    uses_context = True
-
-    def __init__(self, context: LoaderContext | None = None) -> None:
-        self._context = context
-
-    @property
-    def context(self) -> LoaderContext:
-        """The bound context, or one from the environment on first use."""
-        if self._context is None:
-            self._context = LoaderContext.create()
-        return self._context
 
     def load(self, path: Path) -> list[Section]:
         """Sections of the transcript, each with its start and end in seconds."""

@@ -74,6 +74,23 @@ class LoaderContext:
         return cls(settings, SpeechModel(settings.speech), OcrModel(settings.ocr))
 
 
+class ContextLoader:
+    """Base of loaders that need models (Whisper, OCR): built with a :class:`LoaderContext` by
+    :class:`Loaders`, or make one from the environment on first use."""
+
+    uses_context = True
+
+    def __init__(self, context: LoaderContext | None = None) -> None:
+        self._context = context
+
+    @property
+    def context(self) -> LoaderContext:
+        """The bound context, or one from the environment on first use."""
+        if self._context is None:
+            self._context = LoaderContext.create()
+        return self._context
+
+
 @dataclass(frozen=True)
 class Attachment:
     """A file carried inside another (an e-mail attachment): ingested as its own document."""

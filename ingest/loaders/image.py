@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from core.errors import LoaderError
 from core.types import Section
-from ingest.loaders.base import LoaderContext, register
+from ingest.loaders.base import ContextLoader, LoaderContext, register
 from ingest.loaders.ocr_sections import line_sections
 
 if TYPE_CHECKING:
@@ -59,21 +59,10 @@ def open_pages(path: Path, max_pixels: int) -> list[Image]:
 
 
 @register("image", (".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".bmp"))
-class ImageLoader:
+class ImageLoader(ContextLoader):
     """Images read by OCR."""
 
     file_type = "image"
-    uses_context = True
-
-    def __init__(self, context: LoaderContext | None = None) -> None:
-        self._context = context
-
-    @property
-    def context(self) -> LoaderContext:
-        """The bound context, or one from the environment on first use."""
-        if self._context is None:
-            self._context = LoaderContext.create()
-        return self._context
 
     def load(self, path: Path) -> list[Section]:
         """Blocks of recognised lines, with page number (1-based) and boxes in pixels."""

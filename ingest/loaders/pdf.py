@@ -8,7 +8,7 @@ from pathlib import Path
 
 from core.errors import LoaderError
 from core.types import Section
-from ingest.loaders.base import LoaderContext, register
+from ingest.loaders.base import ContextLoader, register
 from ingest.loaders.ocr_sections import line_sections
 
 log = logging.getLogger(__name__)
@@ -18,23 +18,12 @@ MIN_TEXT_CHARS = 1
 
 
 @register("pdf", (".pdf",))
-class PdfLoader:
+class PdfLoader(ContextLoader):
     """PDF pages with their page numbers (1-based); scanned pages through OCR."""
 
     file_type = "pdf"
     library = "pypdf"
     provenance = "page"
-    uses_context = True
-
-    def __init__(self, context: LoaderContext | None = None) -> None:
-        self._context = context
-
-    @property
-    def context(self) -> LoaderContext:
-        """The bound context, or one from the environment on first use."""
-        if self._context is None:
-            self._context = LoaderContext.create()
-        return self._context
 
     def load(self, path: Path) -> list[Section]:
         """One section per page that has text; OCR blocks (with boxes in points) for the rest."""

@@ -23,6 +23,7 @@ from service.controllers import (
 )
 from service.errors import EXCEPTION_HANDLERS
 from service.state import Hearth, start_watcher
+from service.ui import ui_routes
 
 
 def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litestar:
@@ -50,6 +51,7 @@ def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litest
             CollectionController,
             TemplateController,
             SystemController,
+            *ui_routes(),
         ],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
         lifespan=[lifespan],

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from litestar import Response, get
+from litestar import Response, Router, get
 from litestar.datastructures import CacheControlHeader
+from litestar.handlers import HTTPRouteHandler
 from litestar.static_files import create_static_files_router
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -50,13 +51,13 @@ def index() -> Response[bytes]:
     return Response(html, media_type="text/html", headers=SECURITY_HEADERS)
 
 
-def ui_routes() -> list[object]:
+def ui_routes() -> list[HTTPRouteHandler | Router]:
     """Route handlers for the app factory: the page and the static files router."""
     static = create_static_files_router(
         path="/static",
         directories=[STATIC_DIR],
         name="ui-static",
-        after_request=_secure,  # type: ignore[arg-type]
+        after_request=_secure,
         cache_control=CacheControlHeader(no_cache=True),
         include_in_schema=False,
     )

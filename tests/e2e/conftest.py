@@ -34,7 +34,11 @@ PHONE = {"width": 390, "height": 844}
 
 def chromium_path() -> str | None:
     """Debian's Chromium (``HEARTH_CHROMIUM`` overrides), or None."""
-    for candidate in (os.environ.get("HEARTH_CHROMIUM"), "/usr/bin/chromium", shutil.which("chromium")):
+    for candidate in (
+        os.environ.get("HEARTH_CHROMIUM"),
+        "/usr/bin/chromium",
+        shutil.which("chromium"),
+    ):
         if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
             return candidate
     return None
@@ -87,7 +91,9 @@ class Tab:
 
     def foreign_hosts(self) -> set[str]:
         """Hosts other than loopback that the page tried to reach."""
-        hosts = {urlsplit(u).hostname for u in self.requests if not u.startswith(("data:", "blob:"))}
+        hosts = {
+            urlsplit(u).hostname for u in self.requests if not u.startswith(("data:", "blob:"))
+        }
         return {h for h in hosts if h not in {"127.0.0.1"}}
 
 

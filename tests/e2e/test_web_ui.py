@@ -104,7 +104,9 @@ def test_enter_sends_shift_enter_breaks_line_and_stop_aborts(desktop: Tab) -> No
     page.keyboard.type("second line")
     assert page.input_value("#question") == "first line\nsecond line"
     assert page.locator("#messages li.msg").count() == 0
-    page.fill("#question", "Write a very long essay about the history of Norwich City football club.")
+    page.fill(
+        "#question", "Write a very long essay about the history of Norwich City football club."
+    )
     page.press("#question", "Enter")
     answer = page.locator("#messages li.msg.assistant").last
     page.locator("#stop").wait_for(state="visible")
@@ -120,14 +122,15 @@ def test_conversations_new_rename_delete(desktop: Tab) -> None:
     desktop.open("#/chat")
     before = page.locator("#conv-list a").count()
     page.click("#conv-new")
-    page.wait_for_function(f"() => document.querySelectorAll('#conv-list a').length === {before + 1}")
+    count = "document.querySelectorAll('#conv-list a').length"
+    page.wait_for_function(f"() => {count} === {before + 1}")
     page.once("dialog", lambda d: d.accept("Renamed by the browser test"))
     page.click("#conv-rename")
     page.locator("#conv-list a", has_text="Renamed by the browser test").wait_for()
     assert page.locator("#chat-title").inner_text() == "Renamed by the browser test"
     page.once("dialog", lambda d: d.accept())
     page.click("#conv-delete")
-    page.wait_for_function(f"() => document.querySelectorAll('#conv-list a').length === {before}")
+    page.wait_for_function(f"() => {count} === {before}")
 
 
 def test_templates_add_activate_roll_back(desktop: Tab) -> None:
@@ -190,7 +193,11 @@ def test_keyboard_reaches_the_controls(desktop: Tab) -> None:
     seen = set()
     for _ in range(40):
         page.keyboard.press("Tab")
-        seen.add(page.evaluate("() => document.activeElement.id || document.activeElement.textContent.trim()"))
+        seen.add(
+            page.evaluate(
+                "() => { const a = document.activeElement; return a.id || a.textContent.trim(); }"
+            )
+        )
     for wanted in ("Chat", "Knowledge", "Templates", "conv-new", "question", "collection", "send"):
         assert wanted in seen, (wanted, seen)
 

@@ -243,3 +243,40 @@ def test_voice_question_records_and_posts(desktop: Tab) -> None:
         page.locator("#messages li.msg.assistant[data-state='done']").wait_for()
     else:
         page.locator("#ask-status", has_text="Voice question failed").wait_for()
+
+
+DROP = """([name, type, text]) => {
+  const dt = new DataTransfer();
+  dt.items.add(new File([text], name, {type}));
+  const zone = document.querySelector('#dropzone');
+  for (const kind of ['dragenter', 'dragover', 'drop']) {
+    zone.dispatchEvent(new DragEvent(kind, {dataTransfer: dt, bubbles: true, cancelable: true}));
+  }
+}"""
+
+
+def test_drag_and_drop_upload_shows_outcome_and_failure_reason(desktop: Tab) -> None:
+    page = desktop.page
+    desktop.open("#/knowledge")
+    page.fill("#upload-collection", "garden")
+    page.evaluate(DROP, ["garlic.md", "text/markdown", "# Garlic\nPlant garlic in October."])
+    ok = page.locator("#uploads li[data-name='garlic.md']")
+    ok.and_(page.locator("[data-state='done']")).wait_for()
+    assert "ingested" in ok.inner_text()
+    row = page.locator("#docs tbody tr", has_text="garlic.md")
+    row.wait_for()
+    assert "garden" in row.inner_text()
+    # The collection selector for asking now offers it.
+    assert page.locator("#collection option[value='garden']").count() == 1
+
+    page.evaluate(DROP, ["broken.pdf", "application/pdf", "%PDF-1.4 this is not really a pdf"])
+    bad = page.locator("#uploads li[data-name='broken.pdf']")
+    bad.and_(page.locator("[data-state='failed']")).wait_for()
+    reason = bad.locator(".status").inner_text()
+    assert reason.startswith("failed: ") and len(reason) > len("failed: ") + 5, reason
+    desktop.shot("desktop-upload-outcomes", full_page=False)
+
+    # Delete the dropped document from the list.
+    page.once("dialog", lambda d: d.accept())
+    row.get_by_role("button", name="Delete garlic.md").click()
+    row.wait_for(state="detached")

@@ -223,5 +223,6 @@ async function ask() {
     busy(false);
     el.question().focus();
     document.dispatchEvent(new CustomEvent("hearth:answered"));
+    refreshConversations().catch(() => {});
   }
 }

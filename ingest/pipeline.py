@@ -165,16 +165,22 @@ class IngestPipeline:
             loaded = load_file(loader, path)
             drafts = self.chunker.chunk(loaded.sections)
         except (HearthError, OSError, MemoryError, RecursionError, UnicodeError) as exc:
-            return self._failed(key, sha, path, exc, started)
+            return self._failed(key, sha, path, exc, started, collection)
         return _Prepared(
             path, key, sha, size, loader.file_type, collection, loaded, drafts, started
         )
 
     def _failed(
-        self, key: str, sha: str | None, path: Path, exc: BaseException, started: float
+        self,
+        key: str,
+        sha: str | None,
+        path: Path,
+        exc: BaseException,
+        started: float,
+        collection: str = "default",
     ) -> FileResult:
         reason = exc.message if isinstance(exc, HearthError) else f"{path.name}: {exc}"
-        self._record_failure(key, sha, path, reason, started)
+        self._record_failure(key, sha, path, reason, started, collection)
         return FileResult(key, "failed", error=reason)
 
     def _finish_batch(self, batch: list[_Prepared]) -> list[FileResult]:
@@ -281,7 +287,13 @@ class IngestPipeline:
         return action, doc_id, old_ids, new_ids, metas
 
     def _record_failure(
-        self, key: str, sha: str | None, path: Path, reason: str, started: float
+        self,
+        key: str,
+        sha: str | None,
+        path: Path,
+        reason: str,
+        started: float,
+        collection: str = "default",
     ) -> None:
         """Ledger a failure; a new file gets a failed document row, a known one keeps its chunks."""
         log.debug("ingest failed for %s: %s", key, reason)
@@ -291,7 +303,12 @@ class IngestPipeline:
                 ftype = file_type_of(path) or path.suffix.lower().lstrip(".")
                 s.add(
                     Document(
-                        path=key, sha256=None, status="failed", error=reason, file_type=ftype[:32]
+                        path=key,
+                        collection=collection,
+                        sha256=None,
+                        status="failed",
+                        error=reason,
+                        file_type=ftype[:32],
                     )
                 )
             elif doc.status == "failed":

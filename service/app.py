@@ -25,6 +25,7 @@ from service.controllers import (
 )
 from service.errors import EXCEPTION_HANDLERS
 from service.state import Hearth, start_watcher
+from service.ui import ui_routes
 
 
 def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litestar:
@@ -54,6 +55,7 @@ def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litest
             SystemController,
             ConversationController,
             AnswerController,
+            *ui_routes(),
         ],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
         lifespan=[lifespan],

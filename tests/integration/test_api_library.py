@@ -157,3 +157,16 @@ def test_upload_while_another_process_writes_is_409(server: Server) -> None:
         holder.wait()
     with server.client() as c:
         assert c.post("/api/documents", files=files).status_code == 201
+
+
+def test_a_failed_upload_is_recorded_in_its_collection(server: Server) -> None:
+    with server.client() as c:
+        resp = c.post(
+            "/api/documents",
+            files={"file": ("torn.pdf", b"%PDF-1.4\n1 0 obj\n<<")},
+            data={"collection": "torn"},
+        )
+        assert resp.status_code == 422
+        docs = c.get("/api/documents", params={"collection": "torn"}).json()
+    assert [(Path(d["path"]).name, d["status"]) for d in docs] == [("torn.pdf", "failed")]
+    assert "torn.pdf" in docs[0]["error"]

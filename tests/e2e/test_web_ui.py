@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.conftest import Tab
 
@@ -99,6 +100,8 @@ def test_upload_ask_stream_cite_and_live_panel(desktop: Tab, shared_data: Path) 
 def test_enter_sends_shift_enter_breaks_line_and_stop_aborts(desktop: Tab) -> None:
     page = desktop.page
     desktop.open("#/chat")
+    page.click("#conv-new")  # a fresh conversation (the server keeps earlier ones)
+    page.wait_for_function("() => document.querySelectorAll('#messages li.msg').length === 0")
     page.fill("#question", "first line")
     page.press("#question", "Shift+Enter")
     page.keyboard.type("second line")
@@ -154,8 +157,8 @@ def test_templates_add_activate_roll_back(desktop: Tab) -> None:
     # Roll back to the version before, then activate the new one again from its button.
     page.click("#tpl-rollback")
     page.locator("#tpl-status", has_text="Rolled back").wait_for()
-    assert "active" in versions.nth(1).inner_text()
-    assert "active" not in versions.first.inner_text()
+    expect(versions.nth(1)).to_contain_text("active")  # the list refreshes after the status
+    expect(versions.first).not_to_contain_text("active")
     versions.first.get_by_role("button", name="Activate").click()
     page.locator("#tpl-status", has_text=f"v{count + 1} is active").wait_for()
     assert "active" in versions.first.locator(".badge").inner_text()

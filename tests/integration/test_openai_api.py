@@ -32,7 +32,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         done = run_hearth(data, "ingest", "-q", "--collection", collection, str(root / path))
         assert done.returncode == 0, done.stderr
     run_hearth(data, "ingest", "-q", str(root / "broken.pdf"))  # recorded as failed
-    srv = start_server(data, HEARTH_LLM__MAX_TOKENS="48")
+    # queue_size 0: one generation at a time and nobody waiting, so a second request is a 429
+    srv = start_server(data, HEARTH_LLM__MAX_TOKENS="48", HEARTH_LLM__QUEUE_SIZE="0")
     yield srv
     srv.stop()
 
@@ -165,6 +166,30 @@ def test_bad_requests_are_4xx_in_openai_shape(client: openai.OpenAI, server: Ser
     assert resp.status_code == 400 and resp.json()["error"]["param"] == "messages"
 
 
+def test_a_full_queue_is_a_429(client: openai.OpenAI) -> None:
+    stream = client.chat.completions.create(
+        model="smollm2-135m",
+        messages=[{"role": "user", "content": "Tell a long story."}],
+        max_tokens=200,
+        stream=True,
+    )
+    with stream:
+        first = next(iter(stream))  # the response has started: its queue place is taken
+        assert first.choices[0].delta.role == "assistant"
+        with pytest.raises(openai.RateLimitError) as full:
+            client.chat.completions.create(
+                model="hearth-rag", messages=[{"role": "user", "content": QUESTION}]
+            )
+        assert full.value.code == "queue_full"
+        assert int(full.value.response.headers["retry-after"]) >= 1
+    # once that stream is closed its place is freed (the server notices the disconnect; the SDK
+    # retries a 429 after Retry-After in case this request arrives first)
+    again = client.with_options(max_retries=3).chat.completions.create(
+        model="smollm2-135m", messages=[{"role": "user", "content": "Hi"}], max_tokens=4
+    )
+    assert again.choices[0].message.content is not None
+
+
 def _value(text: str, name: str, **labels: str) -> float:
     """The value of one sample in a Prometheus exposition."""
     want = ",".join(f'{k}="{v}"' for k, v in sorted(labels.items()))
@@ -189,6 +214,8 @@ def test_metrics_after_real_requests(server: Server, client: openai.OpenAI) -> N
     assert _value(text, "hearth_llm_tokens_per_second_count", model="smollm2-135m") >= 3
     assert _value(text, "hearth_llm_tokens_per_second_sum", model="smollm2-135m") > 0
     assert _value(text, "hearth_llm_queue_depth", model="smollm2-135m") == 0
+    assert _value(text, "hearth_llm_queue_rejected_total", model="smollm2-135m") == 1
+    assert _value(text, "hearth_http_requests_total", **route, status="429") == 1
     assert _value(text, "hearth_ingest_files_total", action="added") == 2
     assert _value(text, "hearth_ingest_files_total", action="failed") == 1
     assert _value(text, "hearth_documents", status="ingested") == 2

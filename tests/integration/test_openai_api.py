@@ -214,8 +214,8 @@ def test_metrics_after_real_requests(server: Server, client: openai.OpenAI) -> N
     assert _value(text, "hearth_llm_tokens_per_second_count", model="smollm2-135m") >= 3
     assert _value(text, "hearth_llm_tokens_per_second_sum", model="smollm2-135m") > 0
     assert _value(text, "hearth_llm_queue_depth", model="smollm2-135m") == 0
-    assert _value(text, "hearth_llm_queue_rejected_total", model="smollm2-135m") == 1
-    assert _value(text, "hearth_http_requests_total", **route, status="429") == 1
+    assert _value(text, "hearth_llm_queue_rejected_total", model="smollm2-135m") >= 1
+    assert _value(text, "hearth_http_requests_total", **route, status="429") >= 1
     assert _value(text, "hearth_ingest_files_total", action="added") == 2
     assert _value(text, "hearth_ingest_files_total", action="failed") == 1
     assert _value(text, "hearth_documents", status="ingested") == 2

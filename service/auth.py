@@ -55,10 +55,13 @@ class GateMiddleware:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != ScopeType.HTTP:
-            await self.app(scope, receive, send)
-            return
         state = scope["litestar_app"].state
+        if scope["type"] != ScopeType.HTTP:  # websockets: the same rule, refused by closing
+            if await self._refusal(scope, state) is None:
+                await self.app(scope, receive, send)
+            else:
+                await send({"type": "websocket.close", "code": 1008, "reason": "unauthorized"})
+            return
         status = {"code": 500}
 
         async def counting_send(message: Message) -> None:

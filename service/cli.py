@@ -89,7 +89,8 @@ def serve(settings: HearthSettings, host: str | None, port: int | None) -> None:
     """Start the HTTP service (REST API and OpenAPI document).
 
     With ``watch.folders`` set it also keeps the knowledge base in step with those folders, and
-    then holds the data directory's writer lock for as long as it runs.
+    then holds the data directory's writer lock for as long as it runs. Binding to an address
+    other machines can reach needs an access token first (``hearth tokens create``).
     """
     import uvicorn
 

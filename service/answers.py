@@ -48,6 +48,7 @@ class AskOptions:
     conversation_id: int | None = None
     collection: str | None = None
     record: bool = True
+    sampling: SamplingParams | None = None  # default: the configured sampling settings
 
 
 @dataclass
@@ -267,7 +268,7 @@ class AnswerService:
     ) -> Iterator[Event]:
         llm = slot.runtime
         started = time.perf_counter()
-        params = self.sampling()
+        params = options.sampling or self.sampling()
         standalone = self._condense(slot, ticket, question, history, stop)
         filters = Filters(collection=options.collection)
         found = self.retriever.retrieve(standalone, filters=filters)

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from anyio import to_thread
 from litestar import Litestar
 from litestar.config.app import AppConfig
+from litestar.datastructures import State
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin
 
 from core.settings import HearthSettings
+from service.auth import AuthController, GateMiddleware
 from service.controllers import (
     AnswerController,
     AskController,
@@ -19,12 +22,16 @@ from service.controllers import (
     ConversationController,
     DocumentController,
     HealthController,
+    MetricsController,
+    OpenAIController,
     SystemController,
     TemplateController,
     VoiceAskController,
 )
 from service.errors import EXCEPTION_HANDLERS
+from service.metrics import Metrics
 from service.state import Hearth, start_watcher
+from service.tokens import TokenStore
 from service.ui import ui_routes
 
 
@@ -35,6 +42,9 @@ def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litest
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         own = hearth is None
         app.state.hearth = hearth or await to_thread.run_sync(Hearth.start, settings)
+        app.state.metrics.bind(app.state.hearth)
+        app.state.tokens = TokenStore(app.state.hearth.kb.db)
+        app.state.started_at = time.time()
         watcher = await to_thread.run_sync(start_watcher, app.state.hearth)
         try:
             yield
@@ -56,7 +66,12 @@ def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litest
             ConversationController,
             AnswerController,
             *ui_routes(),
+            OpenAIController,
+            MetricsController,
+            AuthController,
         ],
+        middleware=[GateMiddleware],
+        state=State({"metrics": Metrics()}),
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
         lifespan=[lifespan],
         request_max_body_size=settings.server.max_upload_bytes,

@@ -17,6 +17,7 @@ from core.logs import configure_logging
 from core.settings import TASKS, HearthSettings, load_settings
 from ingest.commands import formats_command, ingest_command, remove_command, watch_command
 from service.template_commands import templates
+from service.token_commands import tokens
 
 
 class HearthGroup(click.Group):
@@ -75,6 +76,7 @@ def cli(
 cli.add_command(ingest_command)
 cli.add_command(remove_command)
 cli.add_command(templates)
+cli.add_command(tokens)
 cli.add_command(formats_command)
 cli.add_command(watch_command)
 
@@ -87,7 +89,8 @@ def serve(settings: HearthSettings, host: str | None, port: int | None) -> None:
     """Start the HTTP service (REST API and OpenAPI document).
 
     With ``watch.folders`` set it also keeps the knowledge base in step with those folders, and
-    then holds the data directory's writer lock for as long as it runs.
+    then holds the data directory's writer lock for as long as it runs. Binding to an address
+    other machines can reach needs an access token first (``hearth tokens create``).
     """
     import uvicorn
 
@@ -95,11 +98,11 @@ def serve(settings: HearthSettings, host: str | None, port: int | None) -> None:
     from service.app import create_app
     from service.llm.planner import plan_from_settings
 
-    lock = WriterLock(settings.data_dir).acquire() if settings.watch.folders else None
-
     host = host or settings.server.host
     port = port or settings.server.port
     settings.server.host, settings.server.port = host, port
+    _refuse_open_bind(settings, host)
+    lock = WriterLock(settings.data_dir).acquire() if settings.watch.folders else None
     plan = plan_from_settings(settings)
     if not plan.fits:
         click.echo(f"error: refusing to start: {plan.advice()}", err=True)
@@ -121,6 +124,28 @@ def serve(settings: HearthSettings, host: str | None, port: int | None) -> None:
     finally:
         if lock is not None:
             lock.release()
+
+
+def _refuse_open_bind(settings: HearthSettings, host: str) -> None:
+    """Exit (code 2) before anything loads when binding beyond loopback without any token."""
+    from service.token_commands import token_store
+    from service.tokens import is_loopback
+
+    if is_loopback(host):
+        return
+    store = token_store(settings)
+    try:
+        count = store.active_count()
+    finally:
+        store.db.dispose()
+    if count == 0:
+        click.echo(
+            f"error: refusing to listen on {host}: it is reachable from other machines and no "
+            "access token exists. Create one with 'hearth tokens create' (then send "
+            "'Authorization: Bearer <token>'), or bind to 127.0.0.1.",
+            err=True,
+        )
+        sys.exit(2)
 
 
 @cli.command()

@@ -4,6 +4,8 @@ from service.controllers.ask import AskController
 from service.controllers.conversations import AnswerController, ConversationController
 from service.controllers.documents import CollectionController, DocumentController
 from service.controllers.health import HealthController
+from service.controllers.metrics import MetricsController
+from service.controllers.openai import OpenAIController
 from service.controllers.system import SystemController
 from service.controllers.templates import TemplateController
 from service.controllers.voice import VoiceAskController
@@ -15,6 +17,8 @@ __all__ = [
     "ConversationController",
     "DocumentController",
     "HealthController",
+    "MetricsController",
+    "OpenAIController",
     "SystemController",
     "TemplateController",
     "VoiceAskController",

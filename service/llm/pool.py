@@ -7,7 +7,7 @@ import os
 import resource
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +17,7 @@ from core.settings import HearthSettings
 from service.llm.base import ChatMessage, LLMRuntime, SamplingParams
 from service.llm.config import ModelConfig, Router, model_configs
 from service.llm.planner import MemoryPlan, ModelPlan
-from service.llm.queue import FairQueue, Ticket
+from service.llm.queue import FairQueue, RequestStats, Ticket
 
 log = logging.getLogger(__name__)
 
@@ -134,6 +134,8 @@ class ModelPool:
         self.slots = slots
         self.router = router
         self.mlock = mlock
+        # Called with (model name, stats) after every generation ends (metrics).
+        self.observers: list[Callable[[str, RequestStats], None]] = []
 
     @classmethod
     def load(cls, settings: HearthSettings, plan: MemoryPlan) -> ModelPool:
@@ -239,6 +241,9 @@ class ModelPool:
         finally:
             if release or outcome != "done":
                 ticket.release(outcome)
+            if release:
+                for observe in self.observers:
+                    observe(slot.config.name, stats)
 
     def snapshot(self) -> dict[str, Any]:
         """Per model: plan, measured memory, warm-up TTFTs and queue figures."""

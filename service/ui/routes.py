@@ -44,7 +44,8 @@ async def _secure(response: Response[object]) -> Response[object]:
     return response
 
 
-@get("/", include_in_schema=False, sync_to_thread=False)
+# The page and its assets are public: the page itself asks for a token when the API needs one.
+@get("/", include_in_schema=False, sync_to_thread=False, opt={"public": True})
 def index() -> Response[bytes]:
     """The single page of the web UI."""
     html = (STATIC_DIR / "index.html").read_bytes()
@@ -60,5 +61,6 @@ def ui_routes() -> list[HTTPRouteHandler | Router]:
         after_request=_secure,
         cache_control=CacheControlHeader(no_cache=True),
         include_in_schema=False,
+        opt={"public": True},
     )
     return [index, static]

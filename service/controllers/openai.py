@@ -1,0 +1,175 @@
+"""OpenAI-compatible API: chat completions (plain or grounded), embeddings, models."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncGenerator, AsyncIterator
+from typing import Any
+
+from anyio import to_thread
+from litestar import Controller, MediaType, Request, Response, get, post
+from litestar.datastructures import State
+from litestar.exceptions import HTTPException
+from litestar.response import Stream
+
+from core.errors import HearthError, InvalidInputError, OverloadedError
+from service.errors import status_for
+from service.openai_api import (
+    ChatRequest,
+    EmbeddingRequest,
+    chunk,
+    completion,
+    completion_id,
+    embedding_item,
+    openai_error,
+    parse,
+    unknown_model,
+    usage,
+)
+from service.openai_chat import ChatPlan, Finish, Piece, in_thread, model_ids, plan_chat, run_chat
+from service.state import Hearth
+
+log = logging.getLogger(__name__)
+EMBED_ALIAS = "hearth-embed"
+
+
+def _hearth_error(_: Request[Any, Any, Any], exc: HearthError) -> Response[dict[str, Any]]:
+    status = status_for(exc)
+    code = "model_not_found" if status == 404 and exc.field == "model" else None
+    headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, OverloadedError) else {}
+    if status == 429:
+        code = "queue_full"
+    return Response(
+        openai_error(status, exc.message, exc.field, code),
+        status_code=status,
+        headers=headers,
+        media_type=MediaType.JSON,
+    )
+
+
+def _other_error(_: Request[Any, Any, Any], exc: Exception) -> Response[dict[str, Any]]:
+    if isinstance(exc, HTTPException):
+        body = openai_error(exc.status_code, str(exc.detail), None, None)
+        return Response(body, status_code=exc.status_code, media_type=MediaType.JSON)
+    log.error("unexpected %s on an OpenAI route", type(exc).__name__)
+    log.debug("unexpected error", exc_info=exc)
+    body = openai_error(500, "an unexpected error occurred", None, None)
+    return Response(body, status_code=500, media_type=MediaType.JSON)
+
+
+def finish_reason(plan: ChatPlan, end: Finish) -> str:
+    """``length`` when the reply used every token it was allowed, else ``stop``."""
+    return "length" if end.completion_tokens >= plan.params.max_tokens else "stop"
+
+
+def sse(payload: dict[str, Any] | str) -> bytes:
+    """One server-sent event in OpenAI's framing (``data: ...`` and a blank line)."""
+    data = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)
+    return f"data: {data}\n\n".encode()
+
+
+class OpenAIController(Controller):
+    """Point OpenAI clients (SDKs, LangChain, editors) at ``/v1``. Model ``hearth-rag`` answers
+    from every document, ``hearth-rag:<collection>`` from one collection, with the passages it
+    used in the extra field ``hearth.sources``; a model's own name chats without retrieval."""
+
+    path = "/v1"
+    tags = ["openai"]
+    exception_handlers = {HearthError: _hearth_error, Exception: _other_error}
+
+    @get("/models", sync_to_thread=True)
+    def models(self, state: State) -> dict[str, Any]:
+        """The chat models (local models and retrieval-augmented assistants) and the embedder."""
+        hearth: Hearth = state.hearth
+        created = int(getattr(state, "started_at", 0))
+        ids = [*model_ids(hearth), hearth.settings.embedder.model]
+        return {
+            "object": "list",
+            "data": [
+                {"id": i, "object": "model", "created": created, "owned_by": "hearth"} for i in ids
+            ],
+        }
+
+    @post("/embeddings", status_code=200)
+    async def embeddings(self, data: dict[str, Any], state: State) -> dict[str, Any]:
+        """Embed text with the bundled embedder (the one retrieval uses); unit-length vectors."""
+        hearth: Hearth = state.hearth
+        req = parse(EmbeddingRequest, data)
+        name = hearth.settings.embedder.model
+        if req.model not in (name, EMBED_ALIAS):
+            raise unknown_model(req.model, [name, EMBED_ALIAS])
+        texts = req.texts()
+        vectors = await to_thread.run_sync(hearth.embedder.embed, texts)
+        if req.dimensions not in (None, vectors.shape[1]):
+            raise InvalidInputError(
+                f"dimensions: this embedder produces {vectors.shape[1]}", field="dimensions"
+            )
+        tokens = sum(await to_thread.run_sync(hearth.embedder.count_tokens, texts))
+        return {
+            "object": "list",
+            "data": [embedding_item(i, v, req.encoding_format) for i, v in enumerate(vectors)],
+            "model": name,
+            "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
+        }
+
+    @post("/chat/completions", status_code=200)
+    async def chat(self, data: dict[str, Any], state: State) -> Response[Any] | Stream:
+        """Chat completion, whole or streamed (``stream: true``); 429 when the queue is full."""
+        hearth: Hearth = state.hearth
+        req = parse(ChatRequest, data)
+        plan = await to_thread.run_sync(plan_chat, hearth, req)
+        ticket = plan.slot.queue.admit()  # a full queue is a 429 before anything starts
+        items = in_thread(lambda stop: run_chat(hearth, plan, ticket, stop), ticket)
+        if req.stream:
+            return Stream(
+                _chunks(plan, items, req.include_usage()),
+                media_type="text/event-stream",
+                headers={"Cache-Control": "no-cache"},
+            )
+        end = Finish("", 0)
+        async for item in items:
+            if isinstance(item, Finish):
+                end = item
+        body = completion(
+            completion_id(),
+            plan.model_id,
+            end.text,
+            finish_reason(plan, end),
+            usage(plan.prompt_tokens, end.completion_tokens),
+        )
+        if end.extension is not None:
+            body["hearth"] = end.extension
+        return Response(body, media_type=MediaType.JSON)
+
+
+async def _chunks(
+    plan: ChatPlan, items: AsyncGenerator[Piece | Finish, None], with_usage: bool
+) -> AsyncIterator[bytes]:
+    """The stream: a role chunk, content chunks, a final chunk (finish reason, ``hearth``
+    extension), optionally usage, then ``[DONE]``; an error after the start is an error event."""
+    cid = completion_id()
+    yield sse(chunk(cid, plan.model_id, {"role": "assistant", "content": ""}))
+    try:
+        async for item in items:
+            if isinstance(item, Piece):
+                yield sse(chunk(cid, plan.model_id, {"content": item.text}))
+                continue
+            last = chunk(cid, plan.model_id, {}, finish_reason(plan, item))
+            if item.extension is not None:
+                last["hearth"] = item.extension
+            yield sse(last)
+            if with_usage:
+                tail = chunk(cid, plan.model_id, {})
+                tail["choices"] = []
+                tail["usage"] = usage(plan.prompt_tokens, item.completion_tokens)
+                yield sse(tail)
+    except HearthError as exc:
+        yield sse(openai_error(status_for(exc), exc.message, exc.field, None))
+    except Exception as exc:
+        log.error("generation failed with %s", type(exc).__name__)
+        log.debug("generation failure", exc_info=exc)
+        yield sse(openai_error(500, "generation failed", None, None))
+    finally:
+        await items.aclose()  # the client may have gone: stop generating, free the queue
+    yield sse("[DONE]")

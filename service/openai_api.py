@@ -1,0 +1,218 @@
+"""OpenAI-compatible request and response shapes: validation to clear 4xx errors, and bodies.
+
+Requests are checked with pydantic; a problem becomes an ``InvalidInputError`` naming the field,
+which the /v1 routes answer in OpenAI's error shape ``{"error": {message, type, param, code}}``.
+Unknown fields are ignored (clients send many), except ones whose meaning Hearth cannot honour.
+"""
+
+from __future__ import annotations
+
+import base64
+import time
+import uuid
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from core.errors import InvalidInputError, NotFoundError
+from service.llm.base import ChatMessage
+
+MAX_MESSAGES = 200
+MAX_EMBED_INPUTS = 512
+MAX_EMBED_CHARS = 100_000
+ROLES = {"system": "system", "developer": "system", "user": "user", "assistant": "assistant"}
+
+
+class MessageIn(BaseModel):
+    """One chat message as clients send it (text content, or a list of text parts)."""
+
+    model_config = ConfigDict(extra="allow")
+    role: str
+    content: str | list[dict[str, Any]] | None = None
+
+
+class ChatRequest(BaseModel):
+    """``POST /v1/chat/completions``."""
+
+    model_config = ConfigDict(extra="allow")
+    model: str = Field(min_length=1, max_length=300)
+    messages: list[MessageIn] = Field(min_length=1, max_length=MAX_MESSAGES)
+    temperature: float | None = Field(None, ge=0.0, le=2.0)
+    top_p: float | None = Field(None, gt=0.0, le=1.0)
+    max_tokens: int | None = Field(None, ge=1, le=8192)
+    max_completion_tokens: int | None = Field(None, ge=1, le=8192)
+    stop: str | list[str] | None = None
+    seed: int | None = Field(None, ge=0, le=2**32 - 1)
+    stream: bool = False
+    stream_options: dict[str, Any] | None = None
+    n: int | None = None
+    tools: list[Any] | None = None
+
+    def stops(self) -> tuple[str, ...]:
+        """Stop sequences (at most 4, none empty)."""
+        items = [self.stop] if isinstance(self.stop, str) else list(self.stop or [])
+        if len(items) > 4 or any(not s for s in items):
+            raise InvalidInputError("stop: up to 4 non-empty strings", field="stop")
+        return tuple(items)
+
+    def chat_messages(self) -> list[ChatMessage]:
+        """The messages as plain role/content pairs the runtimes take."""
+        if self.n not in (None, 1):
+            raise InvalidInputError("n: only 1 choice is supported", field="n")
+        if self.tools:
+            raise InvalidInputError("tools: tool calling is not supported", field="tools")
+        out: list[ChatMessage] = []
+        for i, m in enumerate(self.messages):
+            if m.role not in ROLES:
+                raise InvalidInputError(
+                    f"messages[{i}].role: {m.role!r} is not one of system, developer, user, "
+                    "assistant",
+                    field=f"messages[{i}].role",
+                )
+            out.append({"role": ROLES[m.role], "content": _text(m.content, i)})
+        return out
+
+    def include_usage(self) -> bool:
+        """``stream_options.include_usage``: a last chunk with token counts."""
+        return bool((self.stream_options or {}).get("include_usage"))
+
+
+def _text(content: str | list[dict[str, Any]] | None, i: int) -> str:
+    if isinstance(content, str):
+        return content
+    if content is None:
+        return ""
+    parts = []
+    for part in content:
+        if part.get("type") != "text" or not isinstance(part.get("text"), str):
+            raise InvalidInputError(
+                f"messages[{i}].content: only text parts are supported",
+                field=f"messages[{i}].content",
+            )
+        parts.append(part["text"])
+    return "\n".join(parts)
+
+
+class EmbeddingRequest(BaseModel):
+    """``POST /v1/embeddings``."""
+
+    model_config = ConfigDict(extra="allow")
+    model: str = Field(min_length=1, max_length=300)
+    input: str | list[str] | list[int] | list[list[int]]
+    encoding_format: Literal["float", "base64"] = "float"
+    dimensions: int | None = None
+
+    def texts(self) -> list[str]:
+        """The input as a list of non-empty strings within the limits."""
+        items = [self.input] if isinstance(self.input, str) else list(self.input)
+        if not items:
+            raise InvalidInputError("input: must not be empty", field="input")
+        if len(items) > MAX_EMBED_INPUTS:
+            raise InvalidInputError(
+                f"input: at most {MAX_EMBED_INPUTS} items per request", field="input"
+            )
+        texts: list[str] = []
+        for item in items:
+            if not isinstance(item, str):
+                raise InvalidInputError("input: token arrays are not supported", field="input")
+            if not item.strip() or len(item) > MAX_EMBED_CHARS:
+                raise InvalidInputError(
+                    f"input: each item must be 1-{MAX_EMBED_CHARS} characters, not blank",
+                    field="input",
+                )
+            texts.append(item)
+        return texts
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def parse(model: type[M], data: Any) -> M:
+    """Validate a JSON body; the first problem becomes an ``InvalidInputError`` naming it."""
+    if not isinstance(data, dict):
+        raise InvalidInputError("the body must be a JSON object")
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"] if not str(p).startswith(("list[", "str")))
+        raise InvalidInputError(f"{where}: {err['msg']}", field=where or None) from exc
+
+
+def completion_id() -> str:
+    """A fresh ``chatcmpl-...`` id."""
+    return f"chatcmpl-{uuid.uuid4().hex[:24]}"
+
+
+def usage(prompt: int, completion: int) -> dict[str, int]:
+    """OpenAI's usage object."""
+    return {
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "total_tokens": prompt + completion,
+    }
+
+
+def chunk(cid: str, model: str, delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    """One ``chat.completion.chunk``."""
+    return {
+        "id": cid,
+        "object": "chat.completion.chunk",
+        "created": int(time.time()),
+        "model": model,
+        "system_fingerprint": None,
+        "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}],
+    }
+
+
+def completion(cid: str, model: str, text: str, finish: str, use: dict[str, int]) -> dict[str, Any]:
+    """A whole ``chat.completion``."""
+    return {
+        "id": cid,
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "system_fingerprint": None,
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": text, "refusal": None},
+                "logprobs": None,
+                "finish_reason": finish,
+            }
+        ],
+        "usage": use,
+    }
+
+
+def embedding_item(index: int, vector: Any, encoding: str) -> dict[str, Any]:
+    """One ``embedding`` object, as floats or base64 of little-endian float32."""
+    if encoding == "base64":
+        data: Any = base64.b64encode(vector.astype("<f4").tobytes()).decode()
+    else:
+        data = [float(x) for x in vector]
+    return {"object": "embedding", "index": index, "embedding": data}
+
+
+def unknown_model(name: str, known: list[str]) -> NotFoundError:
+    """The 404 of a model name Hearth does not serve."""
+    return NotFoundError(
+        f"model {name!r} does not exist; available: {', '.join(known)}", field="model"
+    )
+
+
+ERROR_TYPES = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    404: "invalid_request_error",
+    413: "invalid_request_error",
+    415: "invalid_request_error",
+    422: "invalid_request_error",
+    429: "rate_limit_error",
+}
+
+
+def openai_error(status: int, message: str, param: str | None, code: str | None) -> dict[str, Any]:
+    """OpenAI's error body."""
+    kind = ERROR_TYPES.get(status, "server_error" if status >= 500 else "invalid_request_error")
+    return {"error": {"message": message, "type": kind, "param": param, "code": code}}

@@ -95,7 +95,7 @@ def serve(settings: HearthSettings, host: str | None, port: int | None) -> None:
     from service.app import create_app
     from service.llm.planner import plan_from_settings
 
-    lock = WriterLock(settings.data_dir).acquire() if settings.watch.folders else None
+    lock = WriterLock.for_settings(settings).acquire() if settings.watch.folders else None
 
     host = host or settings.server.host
     port = port or settings.server.port

@@ -71,8 +71,15 @@ def missing_reason() -> str | None:
     """Why the scaled backends cannot start here, or None when they can."""
     if postgres_bin() is None:
         return "PostgreSQL (initdb, pg_ctl) is not installed"
-    if os.geteuid() == 0 and shutil.which("runuser") is None:
-        return "running as root without runuser to start Postgres as the postgres user"
+    if os.geteuid() == 0:
+        import pwd
+
+        if shutil.which("runuser") is None:
+            return "running as root without runuser to start Postgres as the postgres user"
+        try:
+            pwd.getpwnam("postgres")
+        except KeyError:
+            return "running as root and there is no postgres user to run Postgres as"
     try:
         import chromadb  # noqa: F401
         import llama_cpp.server.app  # noqa: F401

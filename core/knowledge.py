@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -49,6 +50,8 @@ class KnowledgeBase:
         self.db = Database(settings.sqlalchemy_url)
         self.db.migrate()
         self.stores: dict[str, VectorStore] = open_vector_stores(settings, dimension)
+        self._local_signature: tuple[int, int] | None = None
+        self._refresh_guard = threading.Lock()
 
     def catalogue_ids(self) -> set[int]:
         """Every chunk id in the catalogue."""
@@ -92,6 +95,37 @@ class KnowledgeBase:
             removed[name], added[name] = len(extra), len(missing)
         return RepairReport(removed=removed, added=added)
 
+    def catalogue_signature(self) -> tuple[int, int]:
+        """(chunk count, highest chunk id): changes whenever any writer adds or removes chunks
+        (ids are never reused)."""
+        with self.db.session() as s:
+            count, top = s.execute(select(func.count(Chunk.id), func.max(Chunk.id))).one()
+        return int(count or 0), int(top or 0)
+
+    def refresh_local_stores(self) -> bool:
+        """Bring the stores local to this replica (FAISS) in step with a shared catalogue that
+        other replicas write. One cheap query when nothing changed; True when it synced.
+
+        Needs no writer lock: the FAISS index belongs to this process alone.
+        """
+        store = self.stores.get("faiss")
+        if store is None:
+            return False
+        with self._refresh_guard:
+            signature = self.catalogue_signature()  # read first: a later change re-syncs
+            if signature == self._local_signature:
+                return False
+            truth = self.catalogue_ids()
+            have = store.ids()
+            extra = sorted(have - truth)
+            missing = sorted(truth - have)
+            if extra:
+                store.delete(extra)
+            for start in range(0, len(missing), 2000):
+                self._restore(store, missing[start : start + 2000])
+            self._local_signature = signature
+            return bool(extra or missing)
+
     def repair_unless_busy(self) -> RepairReport | None:
         """:meth:`repair` under the writer lock; None when another process is writing (that
         writer repaired at its own start and is keeping the stores in step)."""
@@ -99,7 +133,7 @@ class KnowledgeBase:
         from core.lock import WriterLock
 
         try:
-            with WriterLock(self.settings.data_dir):
+            with WriterLock.for_settings(self.settings):
                 return self.repair()
         except ConflictError:
             return None

@@ -1,4 +1,6 @@
-"""One writer per data directory: an exclusive, non-blocking ``flock`` on a file beside the stores.
+"""One writer per knowledge base: an exclusive, non-blocking ``flock`` on a file beside the stores
+(SQLite catalogue), or a Postgres advisory lock (:mod:`core.pglock`) when the catalogue is shared
+by several replicas.
 
 Every command that writes the catalogue or the vector stores (``hearth ingest``, ``remove``,
 ``watch`` and ``serve`` when it watches folders) holds :class:`WriterLock` for as long as it runs.
@@ -14,8 +16,12 @@ import os
 import threading
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from core.errors import ConflictError
+
+if TYPE_CHECKING:
+    from core.settings import HearthSettings
 
 LOCK_NAME = "writer.lock"
 # flock belongs to an open file: two opens in one process would lock each other out, so holds
@@ -25,17 +31,37 @@ _HELD_GUARD = threading.Lock()
 
 
 class WriterLock:
-    """The exclusive writer lock of one data directory (a context manager)."""
+    """The exclusive writer lock of one knowledge base (a context manager).
 
-    def __init__(self, data_dir: Path) -> None:
+    With a Postgres ``database_url`` the lock is the catalogue's advisory lock, shared by every
+    replica on that database; otherwise it is the ``flock`` of ``data_dir``.
+    """
+
+    def __init__(self, data_dir: Path, database_url: str | None = None) -> None:
+        from core.pglock import AdvisoryLock
+
         self.data_dir = data_dir
         self.path = data_dir / LOCK_NAME
         self._fd: int | None = None
         self._key = ""
+        shared = database_url is not None and database_url.startswith("postgres")
+        self._advisory = AdvisoryLock(database_url) if shared and database_url else None
+
+    @classmethod
+    def for_settings(cls, settings: HearthSettings) -> WriterLock:
+        """The writer lock the settings call for (flock for SQLite, advisory for Postgres)."""
+        return cls(settings.data_dir, settings.sqlalchemy_url)
+
+    @property
+    def kind(self) -> str:
+        """``flock`` or ``advisory``."""
+        return "flock" if self._advisory is None else "advisory"
 
     @property
     def held(self) -> bool:
         """True while this object holds the lock."""
+        if self._advisory is not None:
+            return self._advisory.held
         return self._fd is not None
 
     def acquire(self) -> WriterLock:
@@ -44,6 +70,9 @@ class WriterLock:
         Re-entrant within one process: a second :class:`WriterLock` on the same directory (an
         upload while a watching server holds the lock) shares the first one's hold.
         """
+        if self._advisory is not None:
+            self._advisory.acquire()
+            return self
         if self._fd is not None:
             return self
         self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -73,6 +102,9 @@ class WriterLock:
 
     def release(self) -> None:
         """Give the lock up (the file stays; its content is only a hint)."""
+        if self._advisory is not None:
+            self._advisory.release()
+            return
         if self._fd is None:
             return
         with _HELD_GUARD:

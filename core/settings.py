@@ -10,8 +10,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -228,6 +229,52 @@ class RetrievalSettings(BaseModel):
     dense_backend: Literal["faiss", "chroma"] = Field(
         "faiss", description="Which vector store answers dense queries."
     )
+    faiss: bool = Field(
+        True,
+        description="Keep a FAISS index in the data directory. On: it is rebuilt from the "
+        "catalogue at start and refreshed when the catalogue changes (fastest queries; each "
+        "replica holds every vector in RAM). Off: Chroma answers every dense query (set "
+        "dense_backend = chroma); the choice for replicas sharing a Chroma server.",
+    )
+
+    @model_validator(mode="after")
+    def _dense_store_exists(self) -> RetrievalSettings:
+        if not self.faiss and self.dense_backend == "faiss":
+            raise ValueError(
+                "retrieval.faiss is off but retrieval.dense_backend is faiss; "
+                "set dense_backend = chroma (or turn faiss back on)"
+            )
+        return self
+
+
+class ChromaSettings(BaseModel):
+    """Where Chroma lives: a directory in data_dir (embedded) or a Chroma server (HTTP)."""
+
+    mode: Literal["embedded", "server"] = Field(
+        "embedded",
+        description="embedded: a PersistentClient on data_dir/chroma (one machine); server: "
+        "an HttpClient on chroma.url, shared by every replica.",
+    )
+    url: str | None = Field(
+        None, description="Base URL of the Chroma server (e.g. http://127.0.0.1:8000)."
+    )
+    collection: str = Field(
+        "hearth_chunks",
+        min_length=3,
+        max_length=63,
+        pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9]$",
+        description="Collection holding the chunk vectors (one per knowledge base).",
+    )
+
+    @model_validator(mode="after")
+    def _server_needs_url(self) -> ChromaSettings:
+        if self.mode == "server":
+            if not self.url:
+                raise ValueError("chroma.mode is server but chroma.url is not set")
+            parsed = urlsplit(self.url)
+            if parsed.scheme not in ("http", "https") or not parsed.hostname:
+                raise ValueError(f"chroma.url must be http(s)://host[:port], not {self.url!r}")
+        return self
 
 
 class SpeechSettings(BaseModel):
@@ -318,7 +365,10 @@ class HearthSettings(BaseSettings):
         description="Where bundled models split over several packages are assembled.",
     )
     database_url: str | None = Field(
-        None, description="SQLAlchemy URL; default: SQLite file catalogue.db in data_dir."
+        None,
+        description="SQLAlchemy URL of the catalogue; default: SQLite file catalogue.db in "
+        "data_dir. Postgres: postgresql+psycopg://user:password@host:5432/hearth (needed for "
+        "several replicas).",
     )
     memory_budget: str = Field(
         "80%",
@@ -358,6 +408,10 @@ class HearthSettings(BaseSettings):
     retrieval: RetrievalSettings = Field(
         default_factory=RetrievalSettings,  # type: ignore[arg-type]
         description=RetrievalSettings.__doc__,
+    )
+    chroma: ChromaSettings = Field(
+        default_factory=ChromaSettings,  # type: ignore[arg-type]
+        description=ChromaSettings.__doc__,
     )
     server: ServerSettings = Field(
         default_factory=ServerSettings,  # type: ignore[arg-type]
@@ -403,6 +457,26 @@ class HearthSettings(BaseSettings):
     def sqlalchemy_url(self) -> str:
         """The catalogue's database URL (sync driver)."""
         return self.database_url or f"sqlite:///{self.data_dir / 'catalogue.db'}"
+
+    @field_validator("database_url")
+    @classmethod
+    def _known_database(cls, url: str | None) -> str | None:
+        if url is None:
+            return None
+        scheme = url.split("://", 1)[0] if "://" in url else ""
+        if not scheme.startswith(("sqlite", "postgres")):
+            raise ValueError(
+                f"database_url must be sqlite:///PATH or postgresql+psycopg://..., not {scheme!r}"
+            )
+        if scheme in ("postgres", "postgresql"):
+            # The plain scheme means psycopg2, which Hearth does not install.
+            url = "postgresql+psycopg" + url[len(scheme) :]
+        return url
+
+    @property
+    def shared_catalogue(self) -> bool:
+        """True when the catalogue is a database server (other replicas may write to it)."""
+        return not self.sqlalchemy_url.startswith("sqlite")
 
     @property
     def chroma_dir(self) -> Path:

@@ -62,7 +62,7 @@ def ingest_command(
         files = list(iter_files(list(paths)))
     except HearthError as exc:
         raise click.ClickException(exc.message) from exc
-    lock = WriterLock(settings.data_dir).acquire()
+    lock = WriterLock.for_settings(settings).acquire()
     pipeline = _open_pipeline(settings)
     bar = tqdm(total=len(files), unit="file", disable=quiet or None, file=sys.stderr, desc="ingest")
 
@@ -88,7 +88,7 @@ def remove_command(settings: HearthSettings, paths: tuple[Path, ...]) -> None:
     """Remove documents (a file, or everything below a folder) from every store."""
     from core.knowledge import KnowledgeBase
 
-    with WriterLock(settings.data_dir):
+    with WriterLock.for_settings(settings):
         kb = KnowledgeBase(settings)
         kb.repair()
         try:
@@ -190,7 +190,7 @@ def watch_command(
     if quiet_seconds is not None:
         settings.watch.quiet_seconds = quiet_seconds
     roots = [f.expanduser().resolve() for f in folders]
-    with WriterLock(settings.data_dir):
+    with WriterLock.for_settings(settings):
         pipeline = _open_pipeline(settings)
         watcher = create_watcher(
             pipeline, settings.watch, roots, progress=_Bar(quiet), on_results=_echo_results

@@ -6,8 +6,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV="${HEARTH_VENV:-.venv}"
-EXTRAS=""
-if [ "${1:-}" = "--test" ]; then EXTRAS="[test]"; fi
+# Extras: --test adds the test extras; HEARTH_EXTRAS adds others (comma-separated, e.g. llm-server
+# for `python -m llama_cpp.server`, as docker/Dockerfile does).
+EXTRAS="${HEARTH_EXTRAS:-}"
+if [ "${1:-}" = "--test" ]; then EXTRAS="${EXTRAS:+$EXTRAS,}test"; fi
+if [ -n "$EXTRAS" ]; then EXTRAS="[$EXTRAS]"; fi
 PY=$(command -v python3.11 || command -v python3)
 
 if [ ! -x "$VENV/bin/python" ]; then

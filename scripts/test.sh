@@ -2,6 +2,10 @@
 # Install with the test extras, lint and type-check, then run every test tier.
 # Tiers: tests/unit (fast), tests/integration (real models, stores and a loopback server; the
 # parts that need ../shared/data skip with a reason when it is absent), tests/e2e (browser).
+# Then, for the whole suite (no arguments) or with HEARTH_SCALED_PASS=on, the integration tier again
+# on Postgres + a Chroma server + llama_cpp.server (HEARTH_TEST_BACKENDS=scaled; the fixtures start
+# them on loopback ports). Postgres comes from Debian's packages: installed here when running as
+# root with apt-get; otherwise the pass is skipped with the reason. HEARTH_SCALED_PASS=off skips it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh --test
@@ -19,4 +23,32 @@ status=0
 "$VENV/bin/python" -m pytest "$@" || status=$?
 # Exit code 5 means "no tests collected" (an empty tier): not a failure of the suite.
 if [ "$status" -eq 5 ]; then status=0; fi
+
+have_postgres() {
+  command -v initdb >/dev/null 2>&1 || compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null
+}
+
+scaled="${HEARTH_SCALED_PASS:-auto}"
+if [ "$scaled" = "auto" ] && [ "$#" -gt 0 ]; then scaled="off"; fi
+if [ "$scaled" = "off" ]; then
+  echo "==> scaled pass skipped (HEARTH_SCALED_PASS=off, or pytest arguments were given)" >&2
+else
+  if ! have_postgres && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "==> installing PostgreSQL from Debian's packages for the scaled pass" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql >&2
+  fi
+  if have_postgres; then
+    echo "==> scaled pass: tests/integration on Postgres + Chroma server + llama_cpp.server" >&2
+    start=$SECONDS
+    scaled_status=0
+    HEARTH_TEST_BACKENDS=scaled "$VENV/bin/python" -m pytest tests/integration -m "not slow" \
+      || scaled_status=$?
+    echo "==> scaled pass took $((SECONDS - start)) s (exit $scaled_status)" >&2
+    if [ "$scaled_status" -ne 0 ] && [ "$scaled_status" -ne 5 ]; then status=$scaled_status; fi
+  else
+    echo "==> scaled pass skipped: PostgreSQL is not installed and cannot be installed here" \
+      "(needs root and apt-get; install Debian's postgresql to run it)" >&2
+  fi
+fi
 exit "$status"

@@ -102,7 +102,7 @@ def serve(settings: HearthSettings, host: str | None, port: int | None) -> None:
     port = port or settings.server.port
     settings.server.host, settings.server.port = host, port
     _refuse_open_bind(settings, host)
-    lock = WriterLock(settings.data_dir).acquire() if settings.watch.folders else None
+    lock = WriterLock.for_settings(settings).acquire() if settings.watch.folders else None
     plan = plan_from_settings(settings)
     if not plan.fits:
         click.echo(f"error: refusing to start: {plan.advice()}", err=True)

@@ -79,7 +79,7 @@ class Library:
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / filename
         path.write_bytes(data)
-        with self._lock, WriterLock(self.kb.settings.data_dir):
+        with self._lock, WriterLock.for_settings(self.kb.settings):
             result = self.pipeline.ingest([path], collection).results[0]
         if result.action == "failed":
             reason = result.error or f"{filename}: could not be read"
@@ -106,7 +106,7 @@ class Library:
     def delete(self, document_id: int) -> int:
         """Remove a document from every store; returns how many chunks went."""
         doc, _ = self.get(document_id)
-        with self._lock, WriterLock(self.kb.settings.data_dir):
+        with self._lock, WriterLock.for_settings(self.kb.settings):
             results = remove_documents(self.kb, [Path(doc.path)])
         return sum(r.chunks for r in results)
 

@@ -121,7 +121,11 @@ class Retriever:
             ]
         store = self.kb.stores[self.backend]
         if isinstance(store, FaissStore):
-            store.reload_if_changed()
+            if self.kb.settings.shared_catalogue:
+                # Other replicas write the catalogue: rebuild what changed from it.
+                self.kb.refresh_local_stores()
+            else:
+                store.reload_if_changed()
         return [h.chunk_id for h in store.query(vector, n)]
 
     def retrieve(

@@ -11,6 +11,8 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
 ALEMBIC_DIR = Path(__file__).resolve().parents[2] / "alembic"
+# Postgres advisory lock key ("MIGR") that serialises migrations of one database.
+MIGRATION_LOCK_KEY = 0x4D494752
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -19,6 +21,16 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA busy_timeout=30000")
     cur.close()
+
+
+def _require_psycopg() -> None:
+    import importlib.util
+
+    if importlib.util.find_spec("psycopg") is None:
+        raise RuntimeError(
+            "database_url is Postgres but the psycopg driver is missing: pip install "
+            "'psycopg[binary]' (Hearth's dependencies include it)"
+        )
 
 
 class Database:
@@ -34,6 +46,9 @@ class Database:
                 url, connect_args={"check_same_thread": False, "timeout": 30}
             )
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        elif url.startswith("postgres"):
+            _require_psycopg()
+            self.engine = create_engine(url, pool_pre_ping=True)
         else:
             self.engine = create_engine(url, pool_pre_ping=True)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
@@ -56,6 +71,10 @@ class Database:
                 conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
                 conn.commit()
             with conn.begin():
+                if self.engine.dialect.name == "postgresql":
+                    # Replicas starting together on a fresh database would all create the tables;
+                    # one migrates at a time (held to the end of this transaction).
+                    conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK_KEY})")
                 cfg.attributes["connection"] = conn
                 command.upgrade(cfg, "head")
             if sqlite:

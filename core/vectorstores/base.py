@@ -60,9 +60,24 @@ def open_store(name: str, settings: HearthSettings, dimension: int) -> VectorSto
     return _REGISTRY[name](settings, dimension)
 
 
+def configured_stores(settings: HearthSettings) -> dict[str, str]:
+    """Role -> registry name of every store the settings ask for.
+
+    The role ``chroma`` is the embedded directory or the Chroma server (``chroma.mode``); the
+    role ``faiss`` exists unless ``retrieval.faiss`` is off.
+    """
+    roles = {"chroma": "chroma-server" if settings.chroma.mode == "server" else "chroma"}
+    if settings.retrieval.faiss:
+        roles["faiss"] = "faiss"
+    return roles
+
+
 def open_vector_stores(settings: HearthSettings, dimension: int) -> dict[str, VectorStore]:
-    """Every store the catalogue is mirrored into, by name (Chroma and FAISS)."""
-    return {name: open_store(name, settings, dimension) for name in ("chroma", "faiss")}
+    """Every store the catalogue is mirrored into, by role (Chroma and, unless off, FAISS)."""
+    return {
+        role: open_store(name, settings, dimension)
+        for role, name in configured_stores(settings).items()
+    }
 
 
 def normalise(vector: np.ndarray) -> np.ndarray:

@@ -1,8 +1,13 @@
-"""Chroma as the persisted vector store (embedded directory); no default embedding function."""
+"""Chroma as the persisted vector store, embedded (a directory) or a Chroma server (HTTP).
+
+Hearth always passes its own embeddings: Chroma's default embedding function is never used (it
+would download a model), and telemetry is off for both clients.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 import numpy as np
 
@@ -21,18 +26,39 @@ class ChromaStore:
 
     name = "chroma"
 
-    def __init__(self, path: str) -> None:
-        import chromadb
-        from chromadb.config import Settings
-
-        self._client = chromadb.PersistentClient(
-            path=path, settings=Settings(anonymized_telemetry=False, allow_reset=False)
-        )
+    def __init__(self, client: Any, collection: str = COLLECTION) -> None:
+        self._client = client
         # embedding_function=None on get and create alike, or Chroma falls back to its default
         # model, which it would try to download.
-        self._collection = self._client.get_or_create_collection(
-            COLLECTION, embedding_function=None, metadata={"hnsw:space": "cosine"}
+        self._collection = client.get_or_create_collection(
+            collection, embedding_function=None, metadata={"hnsw:space": "cosine"}
         )
+
+    @classmethod
+    def embedded(cls, path: str, collection: str = COLLECTION) -> ChromaStore:
+        """A store on a persistent Chroma directory in this process."""
+        import chromadb
+
+        return cls(chromadb.PersistentClient(path=path, settings=client_settings()), collection)
+
+    @classmethod
+    def server(cls, url: str, collection: str = COLLECTION) -> ChromaStore:
+        """A store on a Chroma server (``chroma run``), shared by every replica."""
+        import chromadb
+
+        from core.errors import HearthError
+
+        parts = urlsplit(url)
+        try:
+            client = chromadb.HttpClient(
+                host=parts.hostname or "127.0.0.1",
+                port=parts.port or (443 if parts.scheme == "https" else 8000),
+                ssl=parts.scheme == "https",
+                settings=client_settings(),
+            )
+            return cls(client, collection)
+        except Exception as exc:  # chromadb raises plain Exception/ValueError when unreachable
+            raise HearthError(f"cannot reach the Chroma server at {url}: {exc}") from exc
 
     def add(self, ids: list[int], vectors: np.ndarray, metadatas: list[dict[str, Any]]) -> None:
         """Upsert vectors with flat metadata (document id, collection, file type)."""
@@ -80,7 +106,22 @@ class ChromaStore:
         """Chroma persists on every write."""
 
 
+def client_settings() -> Any:
+    """Chroma client settings: no telemetry, no reset."""
+    from chromadb.config import Settings
+
+    return Settings(anonymized_telemetry=False, allow_reset=False)
+
+
 @register_store("chroma")
 def _open(settings: HearthSettings, dimension: int) -> ChromaStore:
     settings.chroma_dir.mkdir(parents=True, exist_ok=True)
-    return ChromaStore(str(settings.chroma_dir))
+    return ChromaStore.embedded(str(settings.chroma_dir), settings.chroma.collection)
+
+
+@register_store("chroma-server")
+def _open_server(settings: HearthSettings, dimension: int) -> ChromaStore:
+    url = settings.chroma.url
+    if not url:
+        raise ValueError("chroma.mode is server but chroma.url is not set")
+    return ChromaStore.server(url, settings.chroma.collection)

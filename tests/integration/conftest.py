@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -18,8 +18,54 @@ from core.embedder import Embedder, create_embedder
 from core.knowledge import KnowledgeBase
 from core.settings import HearthSettings, load_settings
 from ingest.pipeline import IngestPipeline
+from tests.integration import backends
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """On the scaled pass, skip tests marked ``embedded_only`` with their reason."""
+    if not backends.SCALED:
+        return
+    for item in items:
+        marker = item.get_closest_marker("embedded_only")
+        if marker is not None:
+            reason = marker.args[0] if marker.args else "embedded backends only"
+            item.add_marker(pytest.mark.skip(reason=f"scaled pass: {reason}"))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def scaled_backends() -> Iterator[backends.ScaledBackends | None]:
+    """With ``HEARTH_TEST_BACKENDS=scaled``: Postgres, a Chroma server and llama_cpp.server for
+    the whole session (every fixture and helper below then points Hearth at them)."""
+    if not backends.SCALED:
+        yield None
+        return
+    reason = backends.missing_reason()
+    if reason:
+        pytest.skip(f"scaled backends: {reason}")
+    started = backends.start_scaled()
+    try:
+        yield started
+    finally:
+        backends.release()
+
+
+def backend_overrides(data_dir: Path) -> dict[str, Any]:
+    """``load_settings`` keywords for the backends of this pass (none on the embedded pass)."""
+    active = backends.active()
+    return active.overrides(data_dir) if active else {}
+
+
+def backend_settings(data_dir: Path, **overrides: Any) -> HearthSettings:
+    """Settings on ``data_dir`` and the backends of this pass (SQLite or Postgres, ...)."""
+    return load_settings(data_dir=data_dir, **{**backend_overrides(data_dir), **overrides})
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Iterator[HearthSettings]:
+    """Settings on a fresh temporary data directory and the backends of this pass."""
+    yield backend_settings(tmp_path / "data")
 
 
 @pytest.fixture(scope="session")
@@ -42,17 +88,16 @@ def pipeline(kb: KnowledgeBase, embedder: Embedder) -> IngestPipeline:
     return IngestPipeline(kb, embedder)
 
 
-def free_port() -> int:
-    """A free TCP port on loopback."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+free_port = backends.free_port
 
 
 def hearth_env(data_dir: Path, **extra: str) -> dict[str, str]:
-    """Environment for a `hearth` subprocess on ``data_dir``."""
+    """Environment for a `hearth` subprocess on ``data_dir`` (and the backends of this pass)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("HEARTH_")}
     env["HEARTH_DATA_DIR"] = str(data_dir)
+    active = backends.active()
+    if active is not None:
+        env.update(active.env(data_dir))
     env.update(extra)
     return env
 

@@ -134,12 +134,17 @@ def test_upload_while_another_process_writes_is_409(server: Server) -> None:
     import subprocess
     import sys
 
+    from tests.integration import backends
+
+    active = backends.active()  # on the scaled pass the lock is the catalogue's advisory lock
+    url = active.env(server.data_dir)["HEARTH_DATABASE_URL"] if active else None
     holder = subprocess.Popen(
         [
             sys.executable,
             "-c",
             "import time; from pathlib import Path; from core.lock import WriterLock; "
-            f"WriterLock(Path({str(server.data_dir)!r})).acquire(); print('held', flush=True); "
+            f"WriterLock(Path({str(server.data_dir)!r}), {url!r}).acquire(); "
+            "print('held', flush=True); "
             "time.sleep(60)",
         ],
         stdout=subprocess.PIPE,

@@ -8,6 +8,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from core.knowledge import KnowledgeBase
 from core.settings import load_settings
 from tests.integration.conftest import REPO, hearth_env, run_hearth
@@ -25,6 +27,7 @@ def make_corpus(folder: Path, files: int = 60) -> None:
         (folder / f"log{i:03d}.txt").write_text(body)
 
 
+@pytest.mark.embedded_only("watches the SQLite file grow to time the kill")
 def test_kill_during_ingest_then_restart_repairs_and_completes(tmp_path: Path) -> None:
     make_corpus(tmp_path / "corpus")
     data = tmp_path / "data"

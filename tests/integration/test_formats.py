@@ -13,10 +13,10 @@ from sqlalchemy import select
 from core.db.models import Chunk, Document
 from core.embedder import Embedder
 from core.knowledge import KnowledgeBase
-from core.settings import load_settings
 from ingest.pipeline import IngestPipeline, IngestReport
 from service.retrieval import Passage, Retriever
 from tests.format_samples import INVENTORY_ROW, make_all, make_code, make_csv, make_xlsx
+from tests.integration.conftest import backend_settings
 
 
 class Corpus:
@@ -43,7 +43,7 @@ class Corpus:
 def corpus(tmp_path_factory: pytest.TempPathFactory, embedder: Embedder) -> Iterator[Corpus]:
     root = tmp_path_factory.mktemp("formats")
     files = make_all(root / "files")
-    kb = KnowledgeBase(load_settings(data_dir=root / "data"))
+    kb = KnowledgeBase(backend_settings(root / "data"))
     pipeline = IngestPipeline(kb, embedder)
     report = pipeline.ingest(sorted(files.values()))
     yield Corpus(kb, files, report, Retriever(kb, embedder), pipeline)

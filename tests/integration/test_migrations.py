@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.migration import MigrationContext
@@ -13,6 +14,10 @@ import core.db  # noqa: F401 - every model on Base.metadata
 from alembic import command
 from core.db.models import Base
 from core.db.session import ALEMBIC_DIR, Database
+
+pytestmark = pytest.mark.embedded_only(
+    "SQLite files; Postgres migrations are tested in test_scaled_backends.py"
+)
 
 
 def test_fresh_database_matches_the_models(tmp_path: Path) -> None:

@@ -13,7 +13,10 @@ import pytest
 
 from tests.integration.conftest import REPO, hearth_env
 
-pytestmark = pytest.mark.slow
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.embedded_only("mlock of the in-process model; the LLM is remote here"),
+]
 
 # Drop CAP_IPC_LOCK so the 8 MiB-style ``ulimit -l`` applies even to root.
 NO_LOCK_CAP = ["setpriv", "--bounding-set", "-ipc_lock", "--inh-caps", "-ipc_lock"]

@@ -46,6 +46,7 @@ def llama_cpp_report(path: Path, n_ctx: int, kv: str) -> dict[str, float]:
 
 
 @pytest.mark.slow
+@pytest.mark.embedded_only("measures the in-process llama.cpp against the planner")
 @pytest.mark.parametrize(
     ("model", "n_ctx", "kv"),
     [

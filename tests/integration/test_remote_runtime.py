@@ -19,7 +19,10 @@ from service.llm.planner import plan_from_settings
 from service.llm.pool import ModelPool
 from tests.integration.conftest import free_port
 
-pytestmark = pytest.mark.slow
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.embedded_only("the embedded pass already runs it against its own llama_cpp.server"),
+]
 pytest.importorskip("llama_cpp.server.app", reason="needs llama-cpp-python[server] (test extra)")
 
 

@@ -14,7 +14,10 @@ import pytest
 
 from tests.integration.conftest import Server, run_hearth, start_server
 
-pytestmark = pytest.mark.slow
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.embedded_only("memory plan, KV cache and queues of in-process models"),
+]
 
 MODELS = [
     {"name": "small", "model": "smollm2-135m", "n_ctx": 2048},

@@ -107,6 +107,14 @@ def test_cli_ask_json_for_scripts(tmp_path: Path) -> None:
 def test_cli_errors_are_one_clear_line(tmp_path: Path) -> None:
     missing = run_hearth(tmp_path / "data", "ingest", str(tmp_path / "nowhere"))
     assert missing.returncode != 0 and "nowhere: no such file or folder" in missing.stderr
-    bad_model = run_hearth(tmp_path / "data", "--model", str(tmp_path / "x.gguf"), "ask", "hi")
+    # A GGUF path is checked by the in-process backend (a remote server names its own models).
+    bad_model = run_hearth(
+        tmp_path / "data",
+        "--model",
+        str(tmp_path / "x.gguf"),
+        "ask",
+        "hi",
+        HEARTH_LLM__BACKEND="local",
+    )
     assert bad_model.returncode == 1
     assert "neither a bundled model" in bad_model.stderr and "Traceback" not in bad_model.stderr

@@ -11,15 +11,14 @@ from pathlib import Path
 import pytest
 
 from core.knowledge import KnowledgeBase
-from core.settings import load_settings
-from tests.integration.conftest import run_hearth, start_server
+from tests.integration.conftest import backend_settings, run_hearth, start_server
 from tests.integration.sse import read_events
 
 pytestmark = pytest.mark.slow
 
 
 def ids_everywhere(data: Path) -> tuple[dict[str, set[int]], dict[str, object]]:
-    kb = KnowledgeBase(load_settings(data_dir=data))
+    kb = KnowledgeBase(backend_settings(data))
     try:
         ids = {"sql": kb.catalogue_ids(), **{n: s.ids() for n, s in kb.stores.items()}}
         return ids, kb.stats()

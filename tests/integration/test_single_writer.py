@@ -9,7 +9,13 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.integration.conftest import REPO, hearth_env, run_hearth, start_server
+
+pytestmark = pytest.mark.embedded_only(
+    "reads the SQLite catalogue; the advisory lock is tested in test_scaled_backends.py"
+)
 
 
 def _documents(data: Path) -> dict[str, str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 from sqlalchemy import select
@@ -85,6 +85,18 @@ def reciprocal_rank_fusion(rankings: list[list[int]], k: int = RRF_K) -> list[tu
     return sorted(scores.items(), key=lambda item: -item[1])
 
 
+class Reranker(Protocol):
+    """An optional second stage that reorders the fused candidates (e.g. a cross-encoder).
+
+    None is bundled: no cross-encoder model ships in a PyPI package that could be used here, so
+    ``Retriever.reranker`` stays None unless one is configured in code.
+    """
+
+    def rerank(self, question: str, texts: list[str]) -> list[float]:
+        """A relevance score per text (higher is better)."""
+        ...
+
+
 class Retriever:
     """Hybrid retrieval: dense (FAISS, or Chroma when filtering) and BM25, fused by reciprocal
     rank; texts, provenance and embeddings come from the catalogue.
@@ -101,6 +113,7 @@ class Retriever:
         self.embedder = embedder
         self.backend = kb.settings.retrieval.dense_backend
         self.bm25 = BM25Index(kb.db)
+        self.reranker: Reranker | None = None
 
     def _allowed(self, filters: Filters) -> set[int]:
         with self.kb.db.session() as s:
@@ -167,6 +180,10 @@ class Retriever:
             chunk, doc = by_id[cid]
             cosine = float(np.frombuffer(chunk.embedding, dtype=np.float32) @ vector)
             scored.append((chunk, doc, cosine))
+        if self.reranker is not None and scored:
+            scores = self.reranker.rerank(question, [c.text for c, _, _ in scored])
+            order = sorted(range(len(scored)), key=lambda i: -scores[i])
+            scored = [scored[i] for i in order]
         scored = scored[:k]
         if cut and scored:
             best = max(c for _, _, c in scored)

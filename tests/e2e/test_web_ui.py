@@ -149,10 +149,11 @@ def test_templates_add_activate_roll_back(desktop: Tab) -> None:
     page.check("#tpl-activate")
     page.click("#tpl-form button[type='submit']")
     page.locator("#tpl-status", has_text="and made it active").wait_for()
-    assert versions.count() == count + 1
+    expect(versions).to_have_count(count + 1)  # the list re-renders after the status line
     newest = versions.first
-    assert "active" in newest.inner_text() and "shorter answers" in newest.inner_text()
-    assert "Answer briefly." in page.locator("#tpl-view-system").inner_text()
+    expect(newest).to_contain_text("active")
+    expect(newest).to_contain_text("shorter answers")
+    expect(page.locator("#tpl-view-system")).to_contain_text("Answer briefly.")
     desktop.shot("desktop-templates")
     # Roll back to the version before, then activate the new one again from its button.
     page.click("#tpl-rollback")
@@ -161,7 +162,7 @@ def test_templates_add_activate_roll_back(desktop: Tab) -> None:
     expect(versions.first).not_to_contain_text("active")
     versions.first.get_by_role("button", name="Activate").click()
     page.locator("#tpl-status", has_text=f"v{count + 1} is active").wait_for()
-    assert "active" in versions.first.locator(".badge").inner_text()
+    expect(versions.first.locator(".badge")).to_contain_text("active")
 
 
 def test_phone_width_dark_mode(phone_dark: Tab) -> None:

@@ -83,17 +83,22 @@ class KnowledgeBase:
         removed: dict[str, int] = {}
         added: dict[str, int] = {}
         for name, store in self.stores.items():
-            have = store.ids()
-            extra = sorted(have - truth)
-            missing = sorted(truth - have)
-            if extra:
-                store.delete(extra)
-            for start in range(0, len(missing), 2000):
-                self._restore(store, missing[start : start + 2000])
-            if extra or missing:
+            removed[name], added[name] = self._sync(store, truth)
+            if removed[name] or added[name]:
                 store.persist()
-            removed[name], added[name] = len(extra), len(missing)
         return RepairReport(removed=removed, added=added)
+
+    def _sync(self, store: VectorStore, truth: set[int]) -> tuple[int, int]:
+        """Delete what the store has beyond ``truth`` and restore what it lacks from the
+        embeddings in the catalogue; returns (removed, added)."""
+        have = store.ids()
+        extra = sorted(have - truth)
+        missing = sorted(truth - have)
+        if extra:
+            store.delete(extra)
+        for start in range(0, len(missing), 2000):
+            self._restore(store, missing[start : start + 2000])
+        return len(extra), len(missing)
 
     def catalogue_signature(self) -> tuple[int, int]:
         """(chunk count, highest chunk id): changes whenever any writer adds or removes chunks
@@ -115,16 +120,9 @@ class KnowledgeBase:
             signature = self.catalogue_signature()  # read first: a later change re-syncs
             if signature == self._local_signature:
                 return False
-            truth = self.catalogue_ids()
-            have = store.ids()
-            extra = sorted(have - truth)
-            missing = sorted(truth - have)
-            if extra:
-                store.delete(extra)
-            for start in range(0, len(missing), 2000):
-                self._restore(store, missing[start : start + 2000])
+            removed, added = self._sync(store, self.catalogue_ids())
             self._local_signature = signature
-            return bool(extra or missing)
+            return bool(removed or added)
 
     def repair_unless_busy(self) -> RepairReport | None:
         """:meth:`repair` under the writer lock; None when another process is writing (that

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +44,8 @@ class BM25Index:
                 return False
             import bm25s
 
+            # bm25s sets its own logger to DEBUG when imported: keep it at the process's level.
+            logging.getLogger("bm25s").setLevel(logging.getLogger().getEffectiveLevel())
             with self.db.session() as s:
                 rows = s.execute(select(Chunk.id, Chunk.text).order_by(Chunk.id)).all()
             self._ids = np.asarray([r[0] for r in rows], dtype=np.int64)

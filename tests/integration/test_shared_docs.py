@@ -53,6 +53,7 @@ def test_typewriter_question_is_answered_from_multi_page_pdf(
     # Nothing of the question, the answer or the documents at the default log level.
     for text in ("patented", "Sholes", "Word Processor"):
         assert text not in out + err
+    assert " DEBUG " not in err and " INFO " not in err  # quiet by default (bm25s logs at DEBUG)
 
 
 def test_reingest_edit_and_remove_keep_every_store_in_step(

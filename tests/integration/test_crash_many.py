@@ -1,0 +1,229 @@
+"""Issue 9, point 2: `hearth ingest` SIGKILLed 20 times at random moments, then restarted.
+
+After every kill the data directory is checked as the next start would see it once its own
+repair has run (on a copy, so the product's start-up repair still meets the damaged original):
+the SQL catalogue, Chroma and FAISS hold exactly the same chunk ids, no store holds an id twice,
+and there are no orphans. A last, uninterrupted ingest must then finish every file.
+
+The kill moments come from a seeded generator (``HEARTH_CRASH_SEED`` replays a failure); half are
+timed from the process's start (start-up, repair, loading, embedding), half are keyed to the
+catalogue growing, with a short jitter so they land among the SQL, Chroma and FAISS writes.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+from core.knowledge import KnowledgeBase
+from core.settings import load_settings
+from tests.integration.conftest import REPO, hearth_env, run_hearth
+from tests.unit.pdfgen import write_pdf
+
+KILLS = 20
+PARAGRAPH = (
+    "Entry {i}: the lighthouse keeper on rock {r} logged {w} ships passing in {m} weather, "
+    "and noted the lamp oil used, {o} litres, in the brass-bound book kept by the stair.\n\n"
+)
+MOODS = ("calm", "foggy", "stormy", "clear", "squally")
+
+
+def make_corpus(folder: Path, texts: int) -> int:
+    """Plain text, Markdown and a few PDFs; returns how many files were written."""
+    folder.mkdir()
+    for i in range(texts):
+        body = "".join(
+            PARAGRAPH.format(i=i * 10 + j, r=i % 17, w=i + j, m=MOODS[(i + j) % 5], o=j + 3)
+            for j in range(6)
+        )
+        suffix = "md" if i % 4 == 0 else "txt"
+        content = f"# Log {i}\n\n{body}" if suffix == "md" else body
+        (folder / f"log{i:03d}.{suffix}").write_text(content)
+    pdfs = 4
+    for i in range(pdfs):
+        write_pdf(
+            folder / f"report{i}.pdf",
+            [
+                f"Report {i} page {p}: the tide at berth {i * 7 + p} rose {p + 2} metres."
+                for p in range(3)
+            ],
+        )
+    return texts + pdfs
+
+
+@dataclass
+class Cycle:
+    """One start-and-kill of `hearth ingest`."""
+
+    n: int
+    mode: str
+    target: float
+    chunks_before: int
+    chunks_after: int
+    out_of_step: bool
+
+    def __str__(self) -> str:
+        return (
+            f"kill {self.n} ({self.mode} {self.target:.2f}): catalogue {self.chunks_before}"
+            f" -> {self.chunks_after} chunks, stores out of step before repair: {self.out_of_step}"
+        )
+
+
+def catalogue_chunks(db: Path) -> int:
+    """Chunk count read straight from the SQLite file (read-only; 0 before it exists)."""
+    if not db.exists():
+        return 0
+    try:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=0.5)
+        try:
+            return int(con.execute("SELECT count(*) FROM chunks").fetchone()[0])
+        finally:
+            con.close()
+    except sqlite3.Error:  # not migrated yet, or locked for a moment
+        return -1
+
+
+def listed_ids(kb: KnowledgeBase) -> dict[str, list[int]]:
+    """Every store's ids as stored (a list, so a duplicate would show)."""
+    out: dict[str, list[int]] = {}
+    with kb.db.session() as s:
+        out["sql"] = [int(r[0]) for r in s.execute(text("SELECT id FROM chunks"))]
+    import faiss
+
+    index: Any = kb.stores["faiss"]._index  # type: ignore[attr-defined]
+    out["faiss"] = [int(i) for i in faiss.vector_to_array(index.id_map)]
+    chroma = kb.stores["chroma"]._collection  # type: ignore[attr-defined]
+    out["chroma"] = [int(i) for i in chroma.get(include=[])["ids"]]
+    return out
+
+
+def check_consistent(data: Path, where: str) -> tuple[int, dict[str, list[int]]]:
+    """Open the knowledge base on ``data`` as a start would, repair, and check every invariant.
+
+    Returns the chunk count and the ids each store held *before* the repair.
+    """
+    kb = KnowledgeBase(load_settings(data_dir=data))
+    try:
+        before = listed_ids(kb)
+        kb.repair()
+        ids = listed_ids(kb)
+        for name, got in ids.items():
+            assert len(got) == len(set(got)), f"{where}: {name} holds duplicate ids"
+        truth = set(ids["sql"])
+        for name in ("chroma", "faiss"):
+            store = set(ids[name])
+            assert store == truth, (
+                f"{where}: {name} differs from the catalogue: "
+                f"{len(store - truth)} orphans, {len(truth - store)} missing"
+            )
+        with kb.db.session() as s:
+            orphans = s.execute(
+                text(
+                    "SELECT count(*) FROM chunks c LEFT JOIN documents d ON d.id = c.document_id"
+                    " WHERE d.id IS NULL"
+                )
+            ).scalar_one()
+            assert orphans == 0, f"{where}: {orphans} chunks without a document"
+            wrong = s.execute(
+                text(
+                    "SELECT d.path, d.status, d.chunk_count, count(c.id) FROM documents d"
+                    " LEFT JOIN chunks c ON c.document_id = d.id GROUP BY d.id"
+                    " HAVING (d.status = 'ingested' AND count(c.id) = 0)"
+                    " OR d.chunk_count != count(c.id) OR d.status NOT IN ('ingested', 'empty')"
+                )
+            ).all()
+            assert not wrong, f"{where}: documents whose chunks do not match: {wrong[:5]}"
+            paths = s.execute(text("SELECT path FROM documents")).scalars().all()
+            assert len(paths) == len(set(paths)), f"{where}: a file catalogued twice"
+        return len(truth), before
+    finally:
+        kb.close()
+
+
+def snapshot(data: Path, scratch: Path) -> Path:
+    """A copy of the (dead) process's data directory, so checking it repairs only the copy."""
+    if scratch.exists():
+        shutil.rmtree(scratch)
+    shutil.copytree(data, scratch, ignore=shutil.ignore_patterns("*.lock"))
+    return scratch
+
+
+@pytest.mark.embedded_only("reads the SQLite catalogue, the Chroma directory and the FAISS file")
+def test_twenty_kills_at_random_moments_then_every_file_ingested(tmp_path: Path) -> None:
+    seed = int(os.environ.get("HEARTH_CRASH_SEED", str(random.SystemRandom().randrange(10**6))))
+    rng = random.Random(seed)
+    corpus = tmp_path / "corpus"
+    files = make_corpus(corpus, texts=160)
+    data = tmp_path / "data"
+    db = data / "catalogue.db"
+    cycles: list[Cycle] = []
+    # The first moments are spread over start-up (model load, migration, repair) and loading;
+    # the window grows with what was seen of a start's length.
+    window = 12.0
+
+    def history() -> str:
+        return f"seed {seed} (HEARTH_CRASH_SEED={seed} replays)\n" + "\n".join(map(str, cycles))
+
+    for n in range(1, KILLS + 1):
+        before = max(catalogue_chunks(db), 0)
+        mode = "time" if n % 2 else "growth"
+        target = rng.uniform(0, window) if mode == "time" else float(rng.randint(1, 40))
+        jitter = rng.uniform(0, 0.4)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "ingest", "-q", str(corpus)],
+            env=hearth_env(data),
+            cwd=REPO,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        started = time.monotonic()
+        deadline = started + 180
+        while proc.poll() is None and time.monotonic() < deadline:
+            if mode == "time" and time.monotonic() - started >= target:
+                break
+            if mode == "growth" and catalogue_chunks(db) >= before + target:
+                time.sleep(jitter)
+                break
+            time.sleep(0.02)
+        finished = proc.poll() is not None
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        after = max(catalogue_chunks(db), 0)
+        where = f"after kill {n} ({mode} {target:.2f}); {history()}"
+        assert not finished or proc.returncode == 0, f"ingest failed on its own: {where}"
+        total, pre = check_consistent(snapshot(data, tmp_path / "check"), where)
+        truth = set(pre["sql"])
+        out_of_step = any(set(pre[k]) != truth for k in ("chroma", "faiss"))
+        cycles.append(Cycle(n, mode, target, before, after, out_of_step))
+        assert total == after, where
+
+    # Kills landed both before any write of their run and in the middle of the writes.
+    assert any(c.chunks_after == c.chunks_before for c in cycles), history()
+    assert any(c.chunks_after > c.chunks_before for c in cycles), history()
+    assert any(c.out_of_step for c in cycles), f"no kill left the stores behind: {history()}"
+
+    done = run_hearth(data, "ingest", "-q", str(corpus))
+    assert done.returncode == 0, f"{done.stderr}\n{history()}"
+    assert "failed 0" in done.stdout, f"{done.stdout}\n{history()}"
+    total, pre = check_consistent(data, f"after the final ingest; {history()}")
+    # The product's own start-up repair (not this check) must already have put them in step.
+    assert all(sorted(pre[k]) == sorted(pre["sql"]) for k in ("chroma", "faiss")), history()
+    kb = KnowledgeBase(load_settings(data_dir=data))
+    try:
+        assert kb.stats()["by_status"] == {"ingested": files}, history()
+        assert total > 0 and kb.stats()["stores"] == {"chroma": total, "faiss": total}
+    finally:
+        kb.close()
+    print(history())

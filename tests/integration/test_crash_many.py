@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from sqlalchemy import text
 
@@ -73,10 +74,12 @@ class Cycle:
     chunks_before: int
     chunks_after: int
     out_of_step: bool
+    alive: float
 
     def __str__(self) -> str:
         return (
-            f"kill {self.n} ({self.mode} {self.target:.2f}): catalogue {self.chunks_before}"
+            f"kill {self.n} ({self.mode} {self.target:.2f}) after {self.alive:.1f} s: catalogue"
+            f" {self.chunks_before}"
             f" -> {self.chunks_after} chunks, stores out of step before repair: {self.out_of_step}"
         )
 
@@ -152,11 +155,23 @@ def check_consistent(data: Path, where: str) -> tuple[int, dict[str, list[int]]]
         kb.close()
 
 
+def kb_embedding(kb: KnowledgeBase) -> bytes:
+    """One stored embedding, to query every store with."""
+    with kb.db.session() as s:
+        return bytes(s.execute(text("SELECT embedding FROM chunks LIMIT 1")).scalar_one())
+
+
 def snapshot(data: Path, scratch: Path) -> Path:
-    """A copy of the (dead) process's data directory, so checking it repairs only the copy."""
-    if scratch.exists():
-        shutil.rmtree(scratch)
-    shutil.copytree(data, scratch, ignore=shutil.ignore_patterns("*.lock"))
+    """A copy of the (dead) process's data directory, so checking it repairs only the copy.
+
+    Each copy gets a new path: Chroma keeps one client per path open in this process, and one
+    left on a replaced file would find its database "moved" and read-only.
+    """
+    for old in scratch.parent.glob("check-*"):
+        shutil.rmtree(old, ignore_errors=True)
+    if data.exists():
+        shutil.copytree(data, scratch, ignore=shutil.ignore_patterns("*.lock"))
+    # else: killed before it made the data directory; the check starts from nothing
     return scratch
 
 
@@ -169,8 +184,9 @@ def test_twenty_kills_at_random_moments_then_every_file_ingested(tmp_path: Path)
     data = tmp_path / "data"
     db = data / "catalogue.db"
     cycles: list[Cycle] = []
-    # The first moments are spread over start-up (model load, migration, repair) and loading;
-    # the window grows with what was seen of a start's length.
+    # Timed kills fall in [0, window]: start-up (imports, model load, migration, repair), then
+    # loading and embedding. The window follows how long a start took before its first catalogue
+    # write (seen by the growth-keyed kills), so on a slow machine they still reach the writes.
     window = 12.0
 
     def history() -> str:
@@ -190,23 +206,31 @@ def test_twenty_kills_at_random_moments_then_every_file_ingested(tmp_path: Path)
         )
         started = time.monotonic()
         deadline = started + 180
+        first_write: float | None = None
         while proc.poll() is None and time.monotonic() < deadline:
             if mode == "time" and time.monotonic() - started >= target:
                 break
-            if mode == "growth" and catalogue_chunks(db) >= before + target:
-                time.sleep(jitter)
-                break
+            if mode == "growth":
+                grown = catalogue_chunks(db) - before
+                if grown > 0 and first_write is None:
+                    first_write = time.monotonic() - started
+                if grown >= target:
+                    time.sleep(jitter)
+                    break
             time.sleep(0.02)
+        alive = time.monotonic() - started
+        if first_write is not None:
+            window = max(window, first_write * 1.25)
         finished = proc.poll() is not None
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         after = max(catalogue_chunks(db), 0)
         where = f"after kill {n} ({mode} {target:.2f}); {history()}"
         assert not finished or proc.returncode == 0, f"ingest failed on its own: {where}"
-        total, pre = check_consistent(snapshot(data, tmp_path / "check"), where)
+        total, pre = check_consistent(snapshot(data, tmp_path / f"check-{n}"), where)
         truth = set(pre["sql"])
         out_of_step = any(set(pre[k]) != truth for k in ("chroma", "faiss"))
-        cycles.append(Cycle(n, mode, target, before, after, out_of_step))
+        cycles.append(Cycle(n, mode, target, before, after, out_of_step, alive))
         assert total == after, where
 
     # Kills landed both before any write of their run and in the middle of the writes.
@@ -224,6 +248,11 @@ def test_twenty_kills_at_random_moments_then_every_file_ingested(tmp_path: Path)
     try:
         assert kb.stats()["by_status"] == {"ingested": files}, history()
         assert total > 0 and kb.stats()["stores"] == {"chroma": total, "faiss": total}
+        # Chroma's vector index (not only its SQLite rows) came through: every vector is found.
+        vector = np.frombuffer(kb_embedding(kb), dtype=np.float32)
+        for store in kb.stores.values():
+            hits = store.query(vector, total)
+            assert {h.chunk_id for h in hits} == kb.catalogue_ids(), f"{store.name}: {history()}"
     finally:
         kb.close()
     print(history())

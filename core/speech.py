@@ -8,6 +8,7 @@ loads on first use and is freed after the configured idle time.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -84,6 +85,9 @@ def decode(source: Path | BinaryIO, name: str) -> np.ndarray:
         raise
     except Exception as exc:  # PyAV raises many types (InvalidDataError, EOFError, ValueError)
         reason = str(exc).strip() or type(exc).__name__
+        # PyAV's "[Errno 1094995529] Invalid data ...: '/full/path'": keep the words.
+        reason = re.sub(r"^\[Errno -?\d+\] ", "", reason)
+        reason = re.sub(r":\s*'[^']*'$", "", reason)
         raise LoaderError(f"{name}: not a readable audio file ({reason})") from exc
     return samples
 

@@ -33,7 +33,8 @@ def iter_files(paths: list[Path]) -> Iterator[Path]:
         path = raw.expanduser().resolve()
         if path.is_dir():
             for child in sorted(path.rglob("*")):
-                if child.is_file() and not is_hidden(child, path):
+                broken_link = child.is_symlink() and not child.exists()  # reported, not skipped
+                if (child.is_file() or broken_link) and not is_hidden(child, path):
                     yield child
         elif path.is_file():
             yield path

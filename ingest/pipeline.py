@@ -14,7 +14,7 @@ from sqlalchemy import delete, select
 
 from core.db.models import Chunk, Document, LedgerEntry
 from core.embedder import Embedder
-from core.errors import HearthError, LoaderError
+from core.errors import HearthError, LoaderError, PayloadTooLargeError
 from core.knowledge import KnowledgeBase, chunk_metadata
 from core.types import ChunkDraft
 from ingest.chunker import Chunker
@@ -56,6 +56,27 @@ class IngestReport:
     def failures(self) -> list[FileResult]:
         """The files that failed, with their reasons."""
         return [r for r in self.results if r.action == "failed"]
+
+
+def too_large(name: str, size: int, limit: int) -> str:
+    """The reason a file over ``ingest.max_file_bytes`` is refused."""
+    return (
+        f"{name}: {size} bytes is over the {limit} byte limit "
+        "(setting ingest.max_file_bytes); split the file or raise the limit"
+    )
+
+
+_NOTHING = {
+    "audio": "no speech found in the recording",
+    "image": "no text found in the image (OCR read nothing)",
+}
+
+
+def nothing_found(name: str, file_type: str, size: int) -> str:
+    """Why a file that was read gave no chunks."""
+    if size == 0:
+        return f"{name}: the file is empty (0 bytes)"
+    return f"{name}: {_NOTHING.get(file_type, 'no text found')}"
 
 
 Progress = Callable[[FileResult], None]
@@ -145,15 +166,24 @@ class IngestPipeline:
 
     def _prepare(self, path: Path, collection: str) -> FileResult | _Prepared:
         """Hash, skip if unchanged, load and chunk; a failure is recorded and returned."""
-        path = path.expanduser().resolve()
+        link = path.expanduser()
+        path = link.resolve()
+        broken = link.is_symlink() and not path.exists()
+        if broken:  # recorded under the link's own path: its target names nothing
+            path = link.parent.resolve() / link.name
         key = str(path)
         started = time.perf_counter()
         sha: str | None = None
         try:
+            if broken:
+                raise LoaderError(
+                    f"{link.name}: a broken symbolic link (its target {link.readlink()} does not "
+                    "exist); fix or remove the link"
+                )
             size = path.stat().st_size
             limit = self.kb.settings.ingest.max_file_bytes
             if size > limit:
-                raise LoaderError(f"{path.name}: {size} bytes is over the {limit} byte limit")
+                raise PayloadTooLargeError(too_large(path.name, size, limit))
             sha = sha256_of(path)
             with self.kb.db.session() as s:
                 doc = s.scalar(select(Document).where(Document.path == key))
@@ -262,7 +292,7 @@ class IngestPipeline:
             doc.size_bytes = size
             doc.file_type = file_type
             doc.status = "ingested" if drafts else "empty"
-            doc.error = None if drafts else f"{name}: no text found"
+            doc.error = None if drafts else nothing_found(name, file_type, size)
             doc.chunk_count = len(drafts)
             doc.ingested_at = datetime.now(UTC)
             s.flush()

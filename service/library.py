@@ -13,10 +13,16 @@ from typing import Any
 from sqlalchemy import func, select
 
 from core.db.models import Chunk, Document
-from core.errors import InvalidInputError, LoaderError, NotFoundError, UnsupportedTypeError
+from core.errors import (
+    InvalidInputError,
+    LoaderError,
+    NotFoundError,
+    PayloadTooLargeError,
+    UnsupportedTypeError,
+)
 from core.knowledge import KnowledgeBase
 from core.lock import WriterLock
-from ingest.pipeline import FileResult, IngestPipeline
+from ingest.pipeline import FileResult, IngestPipeline, too_large
 from ingest.remove import remove_documents
 
 MAX_NAME = 200
@@ -72,9 +78,9 @@ class Library:
         filename = safe_filename(name)
         limit = self.kb.settings.ingest.max_file_bytes
         if not data:
-            raise InvalidInputError(f"file: {filename} is empty", field="file")
+            raise InvalidInputError(f"file: {filename} is empty (0 bytes)", field="file")
         if len(data) > limit:
-            raise LoaderError(f"{filename}: {len(data)} bytes is over the {limit} byte limit")
+            raise PayloadTooLargeError(too_large(filename, len(data), limit), field="file")
         folder = self.kb.settings.data_dir / "uploads" / hashlib.sha256(data).hexdigest()[:16]
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / filename

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from core.errors import LoaderError
 from core.speech import Segment
 from core.types import Section
 from ingest.loaders.base import ContextLoader, LoaderContext, register
@@ -59,4 +60,9 @@ class AudioLoader(ContextLoader):
     def load(self, path: Path) -> list[Section]:
         """Sections of the transcript, each with its start and end in seconds."""
         transcript = self.context.speech.transcribe(path, path.name)
+        if transcript.duration == 0:
+            raise LoaderError(
+                f"{path.name}: no audio could be decoded from it (0 seconds): the recording is "
+                "empty or cut short"
+            )
         return segment_sections(transcript.segments, words_per_section(self.context))

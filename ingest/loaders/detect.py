@@ -117,6 +117,38 @@ def _sniff_text(head: bytes) -> Sniffed:
     return Sniffed(None, "plain text", binary=False)
 
 
+NUL_TEXT = (
+    "text with NUL bytes in it (a mix of encodings, such as UTF-16 inside UTF-8 text, or text "
+    "with binary data); save it as UTF-8 text"
+)
+_PRINTABLE = frozenset(range(0x20, 0x7F)) | {0x09, 0x0A, 0x0D}
+
+
+def utf16_without_bom(head: bytes) -> str | None:
+    """``utf-16-le`` or ``utf-16-be`` when the bytes read as mostly-ASCII UTF-16 with no
+    byte-order mark (a NUL in nearly every other byte, on one side only); else None."""
+    n = len(head) - len(head) % 2
+    if n < 16:
+        return None
+    even, odd = head[0:n:2], head[1:n:2]
+    half = n // 2
+    even_nul, odd_nul = even.count(0) / half, odd.count(0) / half
+    if odd_nul >= 0.9 and even_nul <= 0.05:
+        return "utf-16-le"
+    if even_nul >= 0.9 and odd_nul <= 0.05:
+        return "utf-16-be"
+    return None
+
+
+def _mostly_text(head: bytes) -> bool:
+    """Most non-NUL bytes are printable ASCII or UTF-8 (text with a few NULs, not a binary)."""
+    rest = head.replace(b"\x00", b"")
+    if not rest:
+        return False
+    plain = sum(b in _PRINTABLE or b >= 0xC2 for b in rest)
+    return plain / len(rest) >= 0.9
+
+
 def sniff_bytes(head: bytes) -> Sniffed | None:
     """Signature checks on the first bytes alone (no zip listing); None for zip content."""
     if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
@@ -131,6 +163,10 @@ def sniff_bytes(head: bytes) -> Sniffed | None:
         return Sniffed(".m4a" if m4a else ".mp4", "M4A audio" if m4a else "MP4 video", binary=True)
     utf16 = head.startswith((b"\xff\xfe", b"\xfe\xff"))
     if b"\x00" in head and not utf16:
+        if utf16_without_bom(head):
+            return Sniffed(None, "UTF-16 text without a byte-order mark", binary=False)
+        if _mostly_text(head):
+            return Sniffed(None, NUL_TEXT, binary=True)
         return Sniffed(None, "binary data of an unknown kind", binary=True)
     if utf16:
         return Sniffed(None, "UTF-16 text", binary=False)

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import zipfile
 from pathlib import Path
 from typing import Any
 
 from core.errors import LoaderError
 from core.types import Section
+from ingest.loaders.archive import check_zip
 from ingest.loaders.base import register
 from ingest.loaders.sections import SectionBuilder
-
-MAX_UNCOMPRESSED = 512 * 1024 * 1024
 
 
 def _heading_level(paragraph: Any) -> int | None:
@@ -36,15 +34,7 @@ class DocxLoader:
 
     def load(self, path: Path) -> list[Section]:
         """Sections under each heading; table rows become lines of cells."""
-        try:
-            with zipfile.ZipFile(path) as zf:
-                total = sum(info.file_size for info in zf.infolist())
-        except (zipfile.BadZipFile, OSError) as exc:
-            raise LoaderError(f"{path.name}: not a valid .docx (zip) file ({exc})") from exc
-        if total > MAX_UNCOMPRESSED:
-            raise LoaderError(
-                f"{path.name}: unpacks to {total} bytes, over the {MAX_UNCOMPRESSED} byte limit"
-            )
+        check_zip(path, ".docx")
         import docx
         from docx.table import Table
         from docx.text.paragraph import Paragraph

@@ -57,7 +57,9 @@ def html_sections(html: str) -> list[Section]:
     for tag in root(_DROP_TAGS):
         tag.decompose()
     for tag in root.find_all(True):
-        if not tag.decomposed and tag.attrs is not None and _is_chrome(tag):
+        # ``tag.decomposed`` would search the tag's whole subtree (bs4 looks ``_decomposed`` up as
+        # a child tag when unset): quadratic on deeply nested pages, so read the flag directly.
+        if not vars(tag).get("_decomposed") and tag.attrs is not None and _is_chrome(tag):
             tag.decompose()
     builder = SectionBuilder()
     for el in root.find_all([*_HEADINGS, *_BLOCKS]):

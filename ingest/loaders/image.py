@@ -7,6 +7,7 @@ in the original pixels). An image without text gives no sections (recorded as em
 
 from __future__ import annotations
 
+import re
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -53,7 +54,14 @@ def open_pages(path: Path, max_pixels: int) -> list[Image]:
     except LoaderError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
-        raise LoaderError(f"{path.name}: image is too large to read safely ({exc})") from exc
+        # Pillow's own guard fired before the size was ours to check: say it in our terms.
+        found = re.search(r"\((\d+) pixels\)", str(exc))
+        size = f"{int(found.group(1))} pixels" if found else "its pixel count"
+        raise LoaderError(
+            f"{path.name}: {size} is over the pixel limit Hearth reads safely "
+            f"(setting ocr.max_pixels, {max_pixels}, and Pillow's bomb guard); "
+            "scale the image down and add it again"
+        ) from exc
     except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError) as exc:
         raise LoaderError(f"{path.name}: not a readable image ({exc})") from exc
 

@@ -17,6 +17,14 @@ log = logging.getLogger(__name__)
 MIN_TEXT_CHARS = 1
 
 
+def _opens_without_password(reader: object) -> bool:
+    """True when an encrypted PDF opens with the empty user password (owner-only protection)."""
+    try:
+        return bool(reader.decrypt(""))  # type: ignore[attr-defined]
+    except Exception:  # an unsupported cipher, or a damaged encryption dictionary
+        return False
+
+
 @register("pdf", (".pdf",))
 class PdfLoader(ContextLoader):
     """PDF pages with their page numbers (1-based); scanned pages through OCR."""
@@ -33,8 +41,11 @@ class PdfLoader(ContextLoader):
         logging.getLogger("pypdf").setLevel(logging.ERROR)
         try:
             reader = PdfReader(str(path), strict=False)
-            if reader.is_encrypted and not reader.decrypt(""):
-                raise LoaderError(f"{path.name}: PDF is encrypted with a password")
+            if reader.is_encrypted and not _opens_without_password(reader):
+                raise LoaderError(
+                    f"{path.name}: the PDF is encrypted with a password; "
+                    "decrypt it (save an unprotected copy) and add it again"
+                )
             texts = [(page.extract_text() or "").strip() for page in reader.pages]
         except LoaderError:
             raise

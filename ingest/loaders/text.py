@@ -7,6 +7,7 @@ from pathlib import Path
 from core.errors import LoaderError
 from core.types import Section
 from ingest.loaders.base import register
+from ingest.loaders.detect import utf16_without_bom
 
 _WESTERN = ("cp1252", "latin_1", "iso8859_15")
 
@@ -14,7 +15,16 @@ _WESTERN = ("cp1252", "latin_1", "iso8859_15")
 def decode_text(path: Path, data: bytes) -> str:
     """Decode bytes of a text file; a clear ``LoaderError`` for binary or undecodable data."""
     if b"\x00" in data[:8192] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise LoaderError(f"{path.name}: looks like binary data (NUL bytes), not text")
+        encoding = utf16_without_bom(data[:8192])
+        if encoding is None:
+            raise LoaderError(f"{path.name}: looks like binary data (NUL bytes), not text")
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError as exc:
+            raise LoaderError(
+                f"{path.name}: reads as UTF-16 without a byte-order mark, but is not valid "
+                f"UTF-16 ({exc.reason} at byte {exc.start}); save it as UTF-8"
+            ) from exc
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:

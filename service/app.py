@@ -30,6 +30,7 @@ from service.controllers import (
 )
 from service.errors import EXCEPTION_HANDLERS
 from service.metrics import Metrics
+from service.openapi_doc import document_responses
 from service.state import Hearth, start_watcher
 from service.tokens import TokenStore
 from service.ui import ui_routes
@@ -54,7 +55,7 @@ def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litest
             if own:
                 await to_thread.run_sync(app.state.hearth.close)
 
-    return Litestar(
+    app = Litestar(
         route_handlers=[
             HealthController,
             AskController,
@@ -86,6 +87,8 @@ def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litest
         on_app_init=[_quiet],
         debug=False,
     )
+    document_responses(app)
+    return app
 
 
 def _quiet(config: AppConfig) -> AppConfig:

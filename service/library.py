@@ -82,10 +82,13 @@ class Library:
         if len(data) > limit:
             raise PayloadTooLargeError(too_large(filename, len(data), limit), field="file")
         folder = self.kb.settings.data_dir / "uploads" / hashlib.sha256(data).hexdigest()[:16]
-        folder.mkdir(parents=True, exist_ok=True)
         path = folder / filename
-        path.write_bytes(data)
         with self._lock, WriterLock.for_settings(self.kb.settings):
+            # Written under the lock, and only when it differs: two uploads of the same file at
+            # once used to truncate it while the other was reading it ("empty", "updated").
+            if not (path.is_file() and path.read_bytes() == data):
+                folder.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data)
             result = self.pipeline.ingest([path], collection).results[0]
         if result.action == "failed":
             reason = result.error or f"{filename}: could not be read"

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
+
+import msgspec
+from litestar.params import Parameter
+
+MAX_ID = 2**63 - 1
+# The same bound on a row id in a JSON body (msgspec enforces it while decoding).
+BodyId = Annotated[int, msgspec.Meta(ge=1, le=MAX_ID)]
 
 
 @dataclass
@@ -13,7 +20,7 @@ class AskRequest:
     question: str
     model: str | None = None
     task: str | None = None
-    conversation_id: int | None = None
+    conversation_id: BodyId | None = None
     collection: str | None = None
 
 
@@ -44,7 +51,7 @@ class AskResponse:
     sampling: dict[str, Any]
     timings: dict[str, float] = field(default_factory=dict)
     answer_id: int | None = None
-    conversation_id: int | None = None
+    conversation_id: BodyId | None = None
     standalone_question: str = ""
     template: dict[str, Any] = field(default_factory=dict)
     grounding: dict[str, Any] = field(default_factory=dict)
@@ -81,3 +88,8 @@ class DocumentOut:
     chunk_count: int
     size_bytes: int
     sha256: str | None
+
+
+# A row id in a path: SQLite and Postgres integers are 64-bit, so a larger number is a 400 naming
+# the parameter, not an OverflowError deep in the driver.
+Id = Annotated[int, Parameter(ge=1, le=MAX_ID, description="A row id (1 to 2^63-1).")]

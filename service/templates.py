@@ -213,7 +213,9 @@ class TemplateService:
         """Import an export: versions keep their numbers, hashes and notes; a version whose number
         exists with other content is a conflict. Returns how many versions were added."""
         if data.get("format") != EXPORT_FORMAT:
-            raise InvalidInputError(f"not a Hearth template export (format {EXPORT_FORMAT})")
+            raise InvalidInputError(
+                f"format: not a Hearth template export (format {EXPORT_FORMAT})", field="format"
+            )
         added = 0
         with self.db.session() as s:
             for item in data.get("templates", []):

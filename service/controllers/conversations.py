@@ -12,6 +12,7 @@ from service.answers import AnswerService
 from service.conversations import ConversationOut, MessageOut
 from service.records import AnswerRecordOut
 from service.replay import ReplayResult, replay
+from service.schemas import Id
 
 
 @dataclass
@@ -59,20 +60,20 @@ class ConversationController(Controller):
         return _answers(state).conversations.all()
 
     @get("/{conversation_id:int}", sync_to_thread=True)
-    def get_conversation(self, conversation_id: int, state: State) -> ConversationDetail:
+    def get_conversation(self, conversation_id: Id, state: State) -> ConversationDetail:
         """A conversation and its turns."""
         conv, msgs = _answers(state).conversations.get(conversation_id)
         return ConversationDetail(conv, msgs)
 
     @patch("/{conversation_id:int}", sync_to_thread=True)
     def rename(
-        self, conversation_id: int, data: ConversationRename, state: State
+        self, conversation_id: Id, data: ConversationRename, state: State
     ) -> ConversationOut:
         """Rename a conversation."""
         return _answers(state).conversations.rename(conversation_id, data.title)
 
     @delete("/{conversation_id:int}", sync_to_thread=True, status_code=204)
-    def delete_conversation(self, conversation_id: int, state: State) -> None:
+    def delete_conversation(self, conversation_id: Id, state: State) -> None:
         """Delete a conversation and its turns."""
         _answers(state).conversations.delete(conversation_id)
 
@@ -84,13 +85,13 @@ class AnswerController(Controller):
     tags = ["answers"]
 
     @get("/{answer_id:int}", sync_to_thread=True)
-    def get_answer(self, answer_id: int, state: State) -> AnswerRecordOut:
+    def get_answer(self, answer_id: Id, state: State) -> AnswerRecordOut:
         """An answer with its template version, model sha256, sampling, embedder and the
         retrieved chunk ids with scores."""
         return _answers(state).records.get(answer_id)
 
     @post("/{answer_id:int}/replay", status_code=200)
-    async def replay_answer(self, answer_id: int, state: State) -> ReplayResult:
+    async def replay_answer(self, answer_id: Id, state: State) -> ReplayResult:
         """Re-run an answer with its recorded settings; says whether the text and the sources
         came out the same (409 when its model or template version is not available)."""
         service = _answers(state)

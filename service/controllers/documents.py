@@ -15,7 +15,7 @@ from sqlalchemy import select
 from core.db.models import Document
 from core.errors import InvalidInputError
 from service.library import Library
-from service.schemas import DocumentOut
+from service.schemas import DocumentOut, Id
 
 
 @dataclass
@@ -94,7 +94,7 @@ class DocumentController(Controller):
             return [document_out(d) for d in s.scalars(q).all()]
 
     @get("/{document_id:int}", sync_to_thread=True)
-    def get_document(self, document_id: int, state: State) -> DocumentDetail:
+    def get_document(self, document_id: Id, state: State) -> DocumentDetail:
         """One document with its chunks and their provenance."""
         library: Library = state.hearth.library
         doc, chunks = library.get(document_id)
@@ -107,7 +107,7 @@ class DocumentController(Controller):
         )
 
     @delete("/{document_id:int}", sync_to_thread=True, status_code=200)
-    def delete_document(self, document_id: int, state: State) -> dict[str, int]:
+    def delete_document(self, document_id: Id, state: State) -> dict[str, int]:
         """Remove a document (and what it carries) from every store."""
         library: Library = state.hearth.library
         return {"removed_chunks": library.delete(document_id)}

@@ -50,7 +50,13 @@ def _hearth_error(_: Request[Any, Any, Any], exc: HearthError) -> Response[dict[
 
 def _other_error(_: Request[Any, Any, Any], exc: Exception) -> Response[dict[str, Any]]:
     if isinstance(exc, HTTPException):
-        body = openai_error(exc.status_code, str(exc.detail), None, None)
+        # a validation error names the fields at fault in ``extra``: say them in the message
+        wrong = [e for e in exc.extra or [] if isinstance(e, dict) and e.get("key")]
+        message = str(exc.detail)
+        if wrong:
+            message += ": " + "; ".join(f"{e['key']}: {e.get('message', 'invalid')}" for e in wrong)
+        param = str(wrong[0]["key"]) if wrong else None
+        body = openai_error(exc.status_code, message, param, None)
         return Response(body, status_code=exc.status_code, media_type=MediaType.JSON)
     log.error("unexpected %s on an OpenAI route", type(exc).__name__)
     log.debug("unexpected error", exc_info=exc)

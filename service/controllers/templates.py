@@ -8,6 +8,7 @@ from typing import Any
 from litestar import Controller, get, post
 from litestar.datastructures import State
 
+from service.schemas import BodyId, Id
 from service.templates import TemplateService, TemplateVersion
 
 
@@ -25,7 +26,7 @@ class TemplateVersionCreate:
 class TemplateActivate:
     """Which version to make active."""
 
-    version: int
+    version: BodyId
 
 
 @dataclass
@@ -70,7 +71,7 @@ class TemplateController(Controller):
         return _svc(state).versions(name)
 
     @get("/{name:str}/versions/{version:int}", sync_to_thread=True)
-    def version(self, name: str, version: int, state: State) -> TemplateVersion:
+    def version(self, name: str, version: Id, state: State) -> TemplateVersion:
         """One version."""
         return _svc(state).get(name, version)
 
@@ -95,6 +96,6 @@ class TemplateController(Controller):
         return _svc(state).rollback(name)
 
     @get("/{name:str}/diff", sync_to_thread=True)
-    def diff(self, name: str, a: int, b: int, state: State) -> TemplateDiff:
+    def diff(self, name: str, a: Id, b: Id, state: State) -> TemplateDiff:
         """Unified diff of versions ``a`` and ``b``."""
         return TemplateDiff(name, a, b, _svc(state).diff(name, a, b))

@@ -21,8 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import SHARED, load_beir
-from core.evalmetrics import is_abstention, ndcg_at_k, recall_at_k
 from core.embedder import create_embedder
+from core.evalmetrics import is_abstention, ndcg_at_k, recall_at_k
 from core.knowledge import KnowledgeBase
 from core.settings import load_settings
 from ingest.pipeline import IngestPipeline

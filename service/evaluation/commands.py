@@ -11,16 +11,29 @@ from core.settings import HearthSettings
 
 @click.command("eval")
 @click.argument("path", type=click.Path(path_type=Path))
-@click.option("--k", type=click.IntRange(1, 100), default=10, show_default=True,
-              help="Documents ranked per question (recall@k).")
+@click.option(
+    "--k",
+    type=click.IntRange(1, 100),
+    default=10,
+    show_default=True,
+    help="Documents ranked per question (recall@k).",
+)
 @click.option("--collection", default=None, help="Only look in this collection (GOLD.jsonl).")
-@click.option("--answers", type=click.IntRange(0), default=None,
-              help="Answer N questions (default: all of a GOLD.jsonl, 20 of a BEIR set).")
+@click.option(
+    "--answers",
+    type=click.IntRange(0),
+    default=None,
+    help="Answer N questions (default: all of a GOLD.jsonl, 20 of a BEIR set).",
+)
 @click.option("--no-answers", is_flag=True, help="Score retrieval only (no model is loaded).")
 @click.option("--limit", type=click.IntRange(1), default=None, help="Only the first N questions.")
 @click.option("--model", default=None, help="Model to answer with (default: the configured one).")
-@click.option("--answers-from", type=click.Path(path_type=Path), default=None,
-              help="BEIR sets: expected answers from a JSON-lines file of {id, answers}.")
+@click.option(
+    "--answers-from",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="BEIR sets: expected answers from a JSON-lines file of {id, answers}.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print only the report as JSON.")
 @click.pass_obj
 def eval_command(
@@ -63,11 +76,20 @@ def eval_command(
 
 
 @click.command("bench")
-@click.option("--gold", type=click.Path(exists=True, path_type=Path), default=None,
-              help="GOLD.jsonl or BEIR folder for answer quality (a small sample of it).")
+@click.option(
+    "--gold",
+    type=click.Path(exists=True, path_type=Path),
+    default=None,
+    help="GOLD.jsonl or BEIR folder for answer quality (a small sample of it).",
+)
 @click.option("--models", "names", default=None, help="Comma-separated model names (default: all).")
-@click.option("--answers", type=click.IntRange(0), default=10, show_default=True,
-              help="Gold questions answered per model.")
+@click.option(
+    "--answers",
+    type=click.IntRange(0),
+    default=10,
+    show_default=True,
+    help="Gold questions answered per model.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of the table.")
 @click.pass_obj
 def models_bench_command(

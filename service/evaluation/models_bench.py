@@ -219,7 +219,8 @@ class BenchReport:
                         _num(r.prompt_tokens_per_s, 1),
                         _num(r.generation_tokens_per_s, 1),
                         _num(r.ttft_s, 2),
-                        "-" if r.fixed_answer_correct is None
+                        "-"
+                        if r.fixed_answer_correct is None
                         else ("right" if r.fixed_answer_correct else "wrong"),
                         _num(q.get("containment"), 2),
                         _num(q.get("abstention_accuracy"), 2),

@@ -1,4 +1,5 @@
-"""The evaluation report: a text table for people, JSON for machines, and ``<data_dir>/eval/last.json``.
+"""The evaluation report: a text table for people, JSON for machines, and the file
+``<data_dir>/eval/last.json``.
 
 ``last.json`` is a contract (the web UI reads it): version 1 has exactly the keys of
 :meth:`EvalReport.as_dict`; fields may be added, never renamed.
@@ -93,8 +94,11 @@ class EvalReport:
                 "",
                 f"Answers: {a['questions']} questions, model {self.model}",
                 f"  {'answer containment':28} {_f(a['containment'])}"
-                + (f" (of {a['with_expected']} with expected answers)" if a.get("with_expected")
-                   else ""),
+                + (
+                    f" (of {a['with_expected']} with expected answers)"
+                    if a.get("with_expected")
+                    else ""
+                ),
                 f"  {'abstention accuracy':28} {_f(a['abstention_accuracy'])}",
                 f"  {'unanswerable declined':28} {_f(a['declined_unanswerable'])}"
                 + (f" (of {a['unanswerable']})" if a.get("unanswerable") else ""),

@@ -177,9 +177,10 @@ def score_retrieval(
     for q in tqdm(
         scored, desc="retrieval", unit="q", file=sys.stderr, disable=not progress or None
     ):
-        ranked = [key_of(q, doc_id, path) for doc_id, path in rank_documents(
-            retriever, q.question, max(k, 10), filters
-        )]
+        ranked = [
+            key_of(q, doc_id, path)
+            for doc_id, path in rank_documents(retriever, q.question, max(k, 10), filters)
+        ]
         scores.add(ranked, dict(q.relevance))
     return scores
 
@@ -311,6 +312,7 @@ class Evaluation:
         embedder = self.embedder or create_embedder(self.settings.embedder)
         questions = self.gold.questions[: opts.limit] if opts.limit else self.gold.questions
         scratch = None
+        collection: str | None
         if self.gold.kind == "beir":
             scratch = prepare_scratch(self.settings, self.gold, embedder, opts.progress)
             kb_settings, collection = scratch.settings, scratch.collection
@@ -321,7 +323,9 @@ class Evaluation:
         kb = KnowledgeBase(kb_settings)
         try:
             retriever = Retriever(kb, embedder)
-            filters = Filters(collection=opts.collection) if self.gold.kind == "jsonl" else Filters()
+            filters = (
+                Filters(collection=opts.collection) if self.gold.kind == "jsonl" else Filters()
+            )
             key_of = self._key_function(kb, questions, scratch)
             scores = (
                 score_retrieval(retriever, questions, key_of, opts.k, filters, opts.progress)
@@ -348,7 +352,7 @@ class Evaluation:
                     if self.runtime is None:
                         runtime.close()
         finally:
-            kb.close()
+            kb.db.dispose()  # read only: nothing of the knowledge base is written
         retrieval = scores.summary()
         retrieval["sources_not_found"] = self.not_found
         return EvalReport(
@@ -380,16 +384,14 @@ class Evaluation:
         if scratch is not None:
             return lambda _q, _doc_id, path: str(scratch.corpus_id(path))
         resolver = SourceResolver(kb, self.options.collection)
-        missing = sorted(
-            {s for q in questions for s in q.relevance if not resolver.resolve(s)}
-        )
+        missing = sorted({s for q in questions for s in q.relevance if not resolver.resolve(s)})
         self.not_found = sum(1 for q in questions for s in q.relevance if s in missing)
         if missing:
             shown = ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else "")
+            where = f" (collection {self.options.collection})" if self.options.collection else ""
             self.warnings.append(
-                f"{self.not_found} expected sources are not in the catalogue"
-                f"{' (collection ' + self.options.collection + ')' if self.options.collection else ''}"
-                f" and count as misses: {shown}"
+                f"{self.not_found} expected sources are not in the catalogue{where} and count "
+                f"as misses: {shown}"
             )
 
         def key(q: GoldQuestion, doc_id: int, _path: str) -> str:

@@ -92,7 +92,7 @@ def prepare_scratch(
 
     from core.knowledge import KnowledgeBase
     from core.lock import WriterLock
-    from ingest.pipeline import IngestPipeline
+    from ingest.pipeline import FileResult, IngestPipeline
 
     name = _collection_name(gold)
     root = settings.data_dir / "eval" / "scratch"
@@ -129,10 +129,12 @@ def prepare_scratch(
                 file=sys.stderr,
                 disable=not progress or None,
             )
+
+            def tick(_result: FileResult) -> None:
+                bar.update(1)
+
             with bar:
-                report = IngestPipeline(kb, embedder).ingest(
-                    paths, collection=name, progress=lambda _r: bar.update(1)
-                )
+                report = IngestPipeline(kb, embedder).ingest(paths, collection=name, progress=tick)
     finally:
         kb.close()
     failed = len(report.failures)

@@ -114,9 +114,7 @@ def test_ndcg_empty_cases_and_repeats() -> None:
     assert ndcg_at_k(["a", "b"], {"a": 0}, 10) == 0.0  # judged, but all grade 0
     assert ndcg_at_k([], {"a": 1}, 10) == 0.0  # nothing retrieved
     # ranked [a, a], grades {a: 1, b: 1}: a gains once -> DCG = 1; IDCG = 1.63093
-    assert ndcg_at_k(["a", "a"], {"a": 1, "b": 1}, 10) == pytest.approx(
-        1 / (1 + 1 / math.log2(3))
-    )
+    assert ndcg_at_k(["a", "a"], {"a": 1, "b": 1}, 10) == pytest.approx(1 / (1 + 1 / math.log2(3)))
 
 
 # -- answer containment -----------------------------------------------------------------------

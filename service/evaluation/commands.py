@@ -90,15 +90,26 @@ def eval_command(
     show_default=True,
     help="Gold questions answered per model.",
 )
+@click.option(
+    "--answers-from",
+    type=click.Path(exists=True, path_type=Path),
+    default=None,
+    help="BEIR sets: expected answers from a JSON-lines file of {id, answers}.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of the table.")
 @click.pass_obj
 def models_bench_command(
-    settings: HearthSettings, gold: Path | None, names: str | None, answers: int, as_json: bool
+    settings: HearthSettings,
+    gold: Path | None,
+    names: str | None,
+    answers: int,
+    answers_from: Path | None,
+    as_json: bool,
 ) -> None:
     """Load each model in turn: load time, memory planned and measured, prompt and generation
     tokens/s, time to first token on a fixed RAG prompt, and answer quality with --gold."""
     from service.evaluation.models_bench import run_bench
 
     wanted = [n.strip() for n in names.split(",") if n.strip()] if names else None
-    report = run_bench(settings, wanted, gold, answers)
+    report = run_bench(settings, wanted, gold, answers, answers_from)
     click.echo(report.to_json() if as_json else report.table())

@@ -26,6 +26,7 @@ from core.evalmetrics import answer_contains
 from core.memsize import current_rss, human
 from core.settings import HearthSettings
 from service.evaluation.fixed_prompt import EXPECTED, fixed_messages
+from service.evaluation.gold import GoldSet, attach_answers, load_gold
 from service.llm.base import LLMRuntime, SamplingParams
 from service.llm.config import ModelConfig, model_configs
 
@@ -114,7 +115,7 @@ def time_fixed_prompt(runtime: LLMRuntime, tag: str, seed: int) -> dict[str, Any
 def bench_model(
     settings: HearthSettings,
     config: ModelConfig,
-    gold_path: Path | None,
+    gold: GoldSet | None,
     answers: int,
     embedder: Any,
 ) -> ModelRow:
@@ -153,13 +154,11 @@ def bench_model(
         row.generation_tokens_per_s = timed["generation_tokens_per_s"]
         row.fixed_answer = timed["answer"]
         row.fixed_answer_correct = all(answer_contains(timed["answer"], e) for e in EXPECTED)
-        if gold_path is not None and answers > 0:
-            from service.evaluation.gold import load_gold
-
+        if gold is not None and answers > 0:
             opts = EvalOptions(answers=answers, retrieval=False, progress=False)
             report = Evaluation(
                 settings_for_model(settings, config.name),
-                load_gold(gold_path),
+                gold,
                 opts,
                 embedder=embedder,
                 runtime=runtime,
@@ -245,10 +244,12 @@ def _num(value: float | None, digits: int) -> str:
 def run_bench(
     settings: HearthSettings,
     models: list[str] | None,
-    gold: Path | None,
+    gold_path: Path | None,
     answers: int = BENCH_ANSWERS,
+    answers_from: Path | None = None,
 ) -> BenchReport:
-    """Bench the chosen (default: every) model, one at a time."""
+    """Bench the chosen (default: every) model, one at a time (answer quality on a sample of the
+    gold set, with expected answers from ``answers_from`` for a BEIR set)."""
     from core.embedder import create_embedder
     from core.errors import InvalidInputError
 
@@ -263,6 +264,9 @@ def run_bench(
                 field="models",
             )
         configs = [c for c in configs if c.name in models]
+    gold = load_gold(gold_path) if gold_path is not None else None
+    if gold is not None and answers_from is not None:
+        attach_answers(gold, answers_from)
     embedder = create_embedder(settings.embedder) if gold is not None else None
     rows = []
     for config in configs:
@@ -270,4 +274,6 @@ def run_bench(
             rows.append(bench_model(settings, config, gold, answers, embedder))
         except HearthError as exc:
             rows.append(ModelRow(config.name, config.model, "error", exc.message))
-    return BenchReport(rows, str(gold) if gold else None, round(time.perf_counter() - started, 2))
+    return BenchReport(
+        rows, str(gold_path) if gold_path else None, round(time.perf_counter() - started, 2)
+    )

@@ -53,7 +53,11 @@ def test_eval_gold_jsonl_with_answers(tmp_path: Path) -> None:
     gold = tmp_path / "gold.jsonl"
     gold.write_text("\n".join(json.dumps(line) for line in _gold_lines(corpus)) + "\n")
 
-    done = run_hearth(data, "eval", str(gold), "--model", MODEL, "--json", timeout=900)
+    # SmolLM2 tends to repeat itself up to max_tokens: a short cap keeps the test quick.
+    done = run_hearth(
+        data, "eval", str(gold), "--model", MODEL, "--json", timeout=900,
+        HEARTH_LLM__MAX_TOKENS="48",
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     report = json.loads(done.stdout)  # --json: stdout holds only the report
     assert report["version"] == 1 and report["kind"] == "jsonl" and report["k"] == 10

@@ -1,10 +1,10 @@
-"""Helpers shared by the benchmarks: the shared data, BEIR sets, metrics, scratch data dirs."""
+"""Helpers shared by the benchmarks: the shared data, BEIR sets, scratch data dirs (the metrics
+are core/evalmetrics.py, shared with `hearth eval`)."""
 
 from __future__ import annotations
 
 import csv
 import json
-import math
 import os
 import resource
 from dataclasses import dataclass
@@ -38,20 +38,6 @@ def load_beir(folder: Path) -> BeirSet:
         for row in csv.DictReader(fh, delimiter="\t"):
             qrels.setdefault(row["query-id"], {})[row["corpus-id"]] = int(row["score"])
     return BeirSet(corpus, queries, qrels)
-
-
-def recall_at(ranked: list[str], relevant: dict[str, int], k: int) -> float:
-    """Share of the relevant documents found in the top k."""
-    hits = sum(1 for d in ranked[:k] if relevant.get(d, 0) > 0)
-    return hits / max(1, sum(1 for v in relevant.values() if v > 0))
-
-
-def ndcg_at(ranked: list[str], relevant: dict[str, int], k: int) -> float:
-    """nDCG@k with graded gains."""
-    dcg = sum(relevant.get(d, 0) / math.log2(i + 2) for i, d in enumerate(ranked[:k]))
-    ideal = sorted(relevant.values(), reverse=True)[:k]
-    idcg = sum(g / math.log2(i + 2) for i, g in enumerate(ideal))
-    return dcg / idcg if idcg else 0.0
 
 
 def rss_mib() -> float:

@@ -20,8 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import SHARED, load_beir, ndcg_at, recall_at
+from bench.common import SHARED, load_beir
 from core.embedder import create_embedder
+from core.evalmetrics import is_abstention, ndcg_at_k, recall_at_k
 from core.knowledge import KnowledgeBase
 from core.settings import load_settings
 from ingest.pipeline import IngestPipeline
@@ -30,7 +31,6 @@ from service.retrieval import METHODS, Retriever
 
 def abstention(settings_dir: Path, model: str, n: int) -> dict[str, float]:
     """Share of unanswerable questions declined, and of answerable ones wrongly declined."""
-    from service.prompts import DONT_KNOW
     from service.state import Hearth
 
     settings = load_settings(data_dir=settings_dir)
@@ -44,7 +44,7 @@ def abstention(settings_dir: Path, model: str, n: int) -> dict[str, float]:
         declined = 0
         for q in qs:
             answer = hearth.answers.answer(q["question"])
-            declined += DONT_KNOW.lower()[:12] in answer.answer.lower()
+            declined += is_abstention(answer.answer)
         rows[kind] = declined / max(1, len(qs))
     hearth.close()
     return rows
@@ -84,9 +84,10 @@ def main() -> None:
                     doc_id = Path(p.path).stem
                     if doc_id not in ranked:
                         ranked.append(doc_id)
-                r5 += recall_at(ranked, beir.qrels[qid], 5)
-                r10 += recall_at(ranked, beir.qrels[qid], 10)
-                n10 += ndcg_at(ranked, beir.qrels[qid], 10)
+                relevant = {d for d, grade in beir.qrels[qid].items() if grade > 0}
+                r5 += recall_at_k(ranked, relevant, 5)
+                r10 += recall_at_k(ranked, relevant, 10)
+                n10 += ndcg_at_k(ranked, beir.qrels[qid], 10)
             n = len(qids)
             rows[method] = (r5 / n, r10 / n, n10 / n, 1000 * (time.perf_counter() - t1) / n)
         kb.close()

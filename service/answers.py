@@ -318,12 +318,16 @@ class AnswerService:
         by_number = {p.number: p for p in passages}
         citations = [by_number[n].as_dict() for n in verdict.cited]
         tokens = llm.count_tokens(text) if text else 0
+        # The canned "don't know" (nothing retrieved) is not generated: no speed to report.
+        generated = bool(passages) or turn.prompt.name == "translate"
         timings = {
             "retrieval_s": round(retrieved - started, 4),
             "ttft_s": round(first - started, 4),
             "total_s": round(ended - started, 4),
             "completion_tokens": tokens,
-            "tokens_per_s": round(tokens / max(ended - first, 1e-9), 2) if tokens > 1 else 0.0,
+            "tokens_per_s": (
+                round(tokens / max(ended - first, 1e-9), 2) if tokens > 1 and generated else 0.0
+            ),
         }
         template = {
             "name": turn.prompt.name,

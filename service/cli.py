@@ -1,4 +1,4 @@
-"""The `hearth` command: serve, ingest, remove, watch, ask, status, models."""
+"""The `hearth` command: serve, ingest, remove, watch, ask, status, models, eval."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from core.errors import ConfigError, HearthError
 from core.logs import configure_logging
 from core.settings import TASKS, HearthSettings, load_settings
 from ingest.commands import formats_command, ingest_command, remove_command, watch_command
+from service.evaluation.commands import eval_command, models_bench_command
 from service.template_commands import templates
 from service.token_commands import tokens
 
@@ -79,6 +80,7 @@ cli.add_command(templates)
 cli.add_command(tokens)
 cli.add_command(formats_command)
 cli.add_command(watch_command)
+cli.add_command(eval_command)
 
 
 @cli.command()
@@ -303,6 +305,9 @@ def _memory_lines(settings: HearthSettings) -> tuple[dict[str, Any], list[str]]:
 @cli.group()
 def models() -> None:
     """Bundled models."""
+
+
+models.add_command(models_bench_command)
 
 
 @models.command("list")

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 
-DONT_KNOW = "I don't know: your documents do not say."
+from core.evalmetrics import DONT_KNOW
+
+__all__ = ["DONT_KNOW", "cited_numbers", "clean_for_prompt"]
 
 _CITATION = re.compile(r"\[(\d{1,3})\]")
 # Hard line breaks inside a sentence (PDF layout) and the document's own reference markers

@@ -110,3 +110,22 @@ def test_request_timeout_stops_a_long_generation(settings: HearthSettings) -> No
             done = event.data
     assert rt.produced < 10_000 and done["answer"]
     assert svc.pool.default.queue.recent[-1].outcome == "timeout"
+
+
+class NoPassage(OnePassage):
+    """A retriever that finds nothing, so the answer is the canned "don't know"."""
+
+    def retrieve(self, question: str, **_: Any) -> list[Passage]:
+        return []
+
+
+def test_canned_dont_know_reports_no_generation_speed(settings: HearthSettings) -> None:
+    rt = FakeRuntime(n=5)
+    svc = AnswerService(settings, NoPassage(settings), rt)  # type: ignore[arg-type]
+    answer = svc.answer("how deep is the pool?")
+    assert answer.answer.startswith("I don't know") and rt.produced == 0
+    # No model ran: a tokens/s over the microseconds of a canned sentence would be absurd.
+    assert answer.timings["tokens_per_s"] == 0.0
+    assert answer.timings["completion_tokens"] > 1
+    generated = service(settings, FakeRuntime(n=5, delay=0.001)).answer("what did the keeper do?")
+    assert generated.timings["tokens_per_s"] > 0

@@ -53,6 +53,12 @@ def _bars(ax: Any, groups: list[str], series: dict[str, list[float]], fmt: str) 
     ax.set_xticks(range(len(groups)), groups)
 
 
+def _empty(ax: Any, text: str) -> None:
+    """A panel that says what is missing instead of empty axes."""
+    ax.axis("off")
+    ax.text(0.5, 0.5, text, ha="center", va="center", fontsize=10, transform=ax.transAxes)
+
+
 def plot(report: dict[str, Any], png: Path) -> Path:
     """Draw the figure and save it as ``png``."""
     figures = report["figures"]
@@ -68,30 +74,33 @@ def plot(report: dict[str, Any], png: Path) -> Path:
             "%.3f",
         )
         lows = [v for meth in methods for v in ret[meth].values()]
-        ax.set_ylim(max(0.0, min(lows) - 0.15), 1.0)
+        ax.set_ylim(max(0.0, min(lows) - 0.15), 1.08)
         note = next((f["note"] for f in figures if f["section"] == "retrieval" and f["note"]), "")
         ax.set_title(f"Retrieval quality per method\n{note}", fontsize=10)
-        ax.legend(loc="lower right", fontsize=8)
+        ax.legend(loc="upper center", ncol=len(METRICS), fontsize=8)
     else:
-        ax.set_title("Retrieval: not measured", fontsize=10)
+        _empty(ax, "Retrieval quality: not measured in this run")
     llm = llm_rows(figures)
     models = sorted(llm)
     for ax, key, unit, better in (
         (axes[1], "tokens/s", "tokens/s", "higher"),
         (axes[2], "TTFT", "seconds", "lower"),
     ):
-        rows = [llm[m][key] for m in models if key in llm[m]]
+        names = [m for m in models if key in llm[m]]
+        rows = [llm[m][key] for m in names]
         if rows:
             _bars(
                 ax,
-                [m for m in models if key in llm[m]],
+                names,
                 {
                     "Hearth": [r["value"] or 0.0 for r in rows],
                     "raw llama-cpp-python": [r["raw"] or 0.0 for r in rows],
                 },
                 "%.3g",
             )
-            ratios = ", ".join(f"{r['ratio']:.2f}" for r in rows if r["ratio"] is not None)
+            ratios = ", ".join(
+                f"{n} {r['ratio']:.2f}" for n, r in zip(names, rows, strict=True) if r["ratio"]
+            )
             ax.set_title(
                 f"{'Time to first token' if key == 'TTFT' else 'Generation speed'} "
                 f"({better} is better)\nHearth/raw: {ratios}",
@@ -100,7 +109,7 @@ def plot(report: dict[str, Any], png: Path) -> Path:
             ax.set_ylabel(unit)
             ax.legend(fontsize=8)
         else:
-            ax.set_title(f"LLM {key}: not measured", fontsize=10)
+            _empty(ax, f"LLM {key}: not measured in this run")
     fig.suptitle(f"Hearth benchmarks, {report.get('created', '')}", fontsize=11)
     png.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(png, dpi=110)

@@ -1,6 +1,6 @@
 """Files per second for each new format, on a small generated sample; prints a table.
 
-    PYTHONPATH=. python bench/formats.py [--files 10]
+    PYTHONPATH=. python bench/formats.py [--files 10] [--json PATH]
 
 For each kind, ``--files`` real files are written with the format's own library (the samples of
 ``tests/format_samples.py``), then timed twice: the loader alone (type detection + load +
@@ -20,6 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import core  # noqa: F401 - offline switches before any model library loads
+from bench.figures import Figure, add_json_option, write_json
 from core.embedder import create_embedder
 from core.knowledge import KnowledgeBase
 from core.settings import load_settings
@@ -42,11 +43,16 @@ NOT_SUPPORTED = {
 }
 
 
-def main() -> None:
-    """Generate the sample, time loader and pipeline per format, print the table."""
+def parser() -> argparse.ArgumentParser:
+    """The command line of this bench."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--files", type=int, default=10, help="files per format")
-    args = parser.parse_args()
+    add_json_option(parser)
+    return parser
+
+
+def run(args: argparse.Namespace) -> list[Figure]:
+    """Generate the sample, time loader and pipeline per format, print the table."""
     root = Path(tempfile.mkdtemp(prefix="hearth-bench-formats-"))
     try:
         settings = load_settings(data_dir=root / "data")
@@ -95,6 +101,22 @@ def main() -> None:
     print("|---|---|---|---|---|---|")
     for kind, lib, load_rate, rate, chunks, missing in rows:
         print(f"| {kind} | {lib} | {load_rate:.0f} | {rate:.1f} | {chunks} | {missing} |")
+    return [
+        Figure(
+            "formats",
+            f"{kind} pipeline",
+            rate,
+            "files/s",
+            better="higher",
+            note=f"{lib}; loader alone {load_rate:.0f} files/s; {chunks} chunks/file",
+        )
+        for kind, lib, load_rate, rate, chunks, _missing in rows
+    ]
+
+
+def main() -> None:
+    args = parser().parse_args()
+    write_json(args.json, run(args))
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ cold versus warm time to first token. One run, the same prompt and settings for 
     PYTHONPATH=. python bench/llm.py                      # smollm2-135m (quick)
     PYTHONPATH=. python bench/llm.py --model qwen2.5-coder-0.5b
     PYTHONPATH=. python bench/llm.py --big                # qwen2.5-coder-1.5b (slow)
+    PYTHONPATH=. python bench/llm.py --json out.json      # also the figures as JSON
 
 Runs alternate raw / Hearth so that the load of a shared machine hits both alike. Each run's system
 message starts with its number so llama-cpp-python cannot reuse the previous run's KV prefix.
@@ -20,6 +21,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import core  # noqa: F401 - offline switches first
+from bench.figures import Figure, add_json_option, write_json
 from core.bundled import resolve_llm
 from core.memsize import current_rss, human
 from core.settings import load_settings
@@ -89,8 +91,8 @@ def wrapper_overhead_s(settings: Any) -> float:
     return max(time.perf_counter() - start - bare, 0.0) / 200_000
 
 
-def main() -> None:
-    """Parse flags, run both paths, print the figures."""
+def parser() -> argparse.ArgumentParser:
+    """The command line of this bench."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--model", default="smollm2-135m")
     ap.add_argument("--big", action="store_true", help="qwen2.5-coder-1.5b (slow)")
@@ -98,7 +100,12 @@ def main() -> None:
     ap.add_argument("--max-tokens", type=int, default=64)
     ap.add_argument("--prompt-words", type=int, default=350)
     ap.add_argument("--n-ctx", type=int, default=2048)
-    args = ap.parse_args()
+    add_json_option(ap)
+    return ap
+
+
+def run(args: argparse.Namespace) -> list[Figure]:
+    """Run both paths, print the figures, return them."""
     settings = load_settings()
     settings.llm.model = "qwen2.5-coder-1.5b" if args.big else args.model
     settings.llm.n_ctx = args.n_ctx
@@ -211,6 +218,61 @@ def main() -> None:
     print(f"load average at the end {os.getloadavg()} (2 cores shared: figures vary with it)")
     hearth_rt.close()
     raw.close()
+    sec = f"llm {settings.llm.model}"
+    note = (
+        f"median of {len(hearths)} runs, {args.max_tokens} tokens, ~{args.prompt_words}-word prompt"
+    )
+    return [
+        Figure(
+            sec,
+            "tokens/s",
+            hearth_tps,
+            "tokens/s",
+            raw_tps,
+            tps_ratio,
+            "higher",
+            note + "; ratio = median per-pair",
+        ),
+        Figure(
+            sec,
+            "TTFT",
+            hearth_ttft,
+            "s",
+            raw_ttft,
+            statistics.median(h["ttft_s"] / r["ttft_s"] for r, h in pairs),
+            "lower",
+            note + "; ratio = median per-pair",
+        ),
+        Figure(
+            sec,
+            "TTFT first request (cold)",
+            hearth_first["ttft_s"],
+            "s",
+            raws[0]["ttft_s"],
+            better="lower",
+            note="Hearth after its start-up warm-up; raw without",
+        ),
+        Figure(
+            sec,
+            "queue+stats bound on tokens/s ratio",
+            1 / (1 + per_token * raw_tps),
+            better="higher",
+            note=f"{per_token * 1e6:.2f} us per token, load-independent",
+        ),
+        Figure(
+            sec,
+            "RSS growth / memory plan",
+            rss_used / plan.total,
+            "share",
+            note=f"plan {human(plan.total)}; goal within 10%",
+        ),
+    ]
+
+
+def main() -> None:
+    """Parse flags, run both paths, print the figures."""
+    args = parser().parse_args()
+    write_json(args.json, run(args))
 
 
 if __name__ == "__main__":

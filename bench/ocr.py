@@ -1,6 +1,7 @@
 """Character accuracy and seconds per page of Hearth's OCR, next to raw rapidocr.
 
     PYTHONPATH=. python bench/ocr.py [--repeats 3] [--image ../shared/data/images/phototest.png]
+        [--json PATH]
 
 Accuracy = 1 - (character edit distance / reference length), on whitespace-collapsed text against
 the image's ``.gt.txt``. Hearth is timed through the image loader (open, OCR, sections) and through
@@ -11,12 +12,17 @@ called on the file path. Model loading is excluded (reported apart).
 from __future__ import annotations
 
 import argparse
+import sys
 import tempfile
 import time
 from pathlib import Path
 
+# The repository first: run as a script, bench/ingest.py would shadow the ingest package.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 import core  # noqa: F401 - offline before any model library loads
 from bench._metrics import edit_distance, rss_bytes
+from bench.figures import Figure, add_json_option, write_json
 from core.resident import resident_estimates
 from core.settings import load_settings
 from ingest.loaders import LoaderContext, Loaders
@@ -34,12 +40,17 @@ def accuracy(text: str, ref: str) -> float:
     return max(0.0, 1 - edit_distance(collapse(text), ref) / len(ref))
 
 
-def main() -> None:
-    """Run the comparison and print a table."""
+def parser() -> argparse.ArgumentParser:
+    """The command line of this bench."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--image", type=Path, default=DEFAULT)
     parser.add_argument("--repeats", type=int, default=3)
-    args = parser.parse_args()
+    add_json_option(parser)
+    return parser
+
+
+def run(args: argparse.Namespace) -> list[Figure]:
+    """Run the comparison, print a table, return the figures."""
     ref = collapse(args.image.with_suffix(".gt.txt").read_text())
     settings = load_settings()
     settings.ocr.resident = True
@@ -98,6 +109,52 @@ def main() -> None:
         f"RSS growth after loading and one page (Hearth): {rss_hearth / 2**20:.0f} MiB; "
         f"estimate {resident_estimates(settings)['ocr'] / 2**20:.0f} MiB"
     )
+    per_page = {name: times[name] / args.repeats for name in runs}
+    acc = {name: accuracy(texts[name], ref) for name in runs}
+    raw_name = "raw rapidocr"
+    note = f"{args.image.name}, {args.repeats} repeats; raw = rapidocr on the file"
+    return [
+        Figure(
+            "ocr",
+            "image page",
+            per_page["hearth image"],
+            "s/page",
+            per_page[raw_name],
+            better="lower",
+            note=note,
+        ),
+        Figure(
+            "ocr",
+            "scanned PDF page",
+            per_page["hearth scanned pdf"],
+            "s/page",
+            per_page[raw_name],
+            better="lower",
+            note="render + OCR vs raw on the image",
+        ),
+        Figure(
+            "ocr",
+            "char accuracy (image)",
+            acc["hearth image"],
+            "share",
+            acc[raw_name],
+            better="higher",
+        ),
+        Figure("ocr", "model load", hearth_load, "s", raw_load, better="lower"),
+        Figure(
+            "ocr",
+            "RSS growth (Hearth)",
+            rss_hearth / 2**20,
+            "MiB",
+            note=f"estimate {resident_estimates(settings)['ocr'] / 2**20:.0f} MiB",
+        ),
+    ]
+
+
+def main() -> None:
+    """Run the comparison and print a table."""
+    args = parser().parse_args()
+    write_json(args.json, run(args))
 
 
 if __name__ == "__main__":

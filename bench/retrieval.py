@@ -6,7 +6,7 @@ through Hearth's Retriever (chunk hits folded to their paragraph, best rank wins
 answerable and N unanswerable SQuAD 2.0 questions are answered by the assistant over the same
 corpus, and the abstention rates are printed.
 
-    .venv/bin/python bench/retrieval.py [--queries N] [--qa N] [--model NAME]
+    .venv/bin/python bench/retrieval.py [--queries N] [--qa N] [--model NAME] [--json PATH]
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import SHARED, load_beir
+from bench.figures import Figure, add_json_option, write_json
 from core.embedder import create_embedder
-from core.evalmetrics import is_abstention, ndcg_at_k, recall_at_k
+from core.evalmetrics import is_abstention, ndcg_at_k, recall_at_k, reciprocal_rank
 from core.knowledge import KnowledgeBase
 from core.settings import load_settings
 from ingest.pipeline import IngestPipeline
@@ -50,13 +51,19 @@ def abstention(settings_dir: Path, model: str, n: int) -> dict[str, float]:
     return rows
 
 
-def main() -> None:
+def parser() -> argparse.ArgumentParser:
+    """The command line of this bench."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--set", type=Path, default=SHARED / "retrieval" / "squad_dev")
     parser.add_argument("--queries", type=int, default=0, help="Limit the questions (0 = all).")
     parser.add_argument("--qa", type=int, default=0, help="Answer N + N questions (abstention).")
     parser.add_argument("--model", default="qwen2.5-coder-1.5b")
-    args = parser.parse_args()
+    add_json_option(parser)
+    return parser
+
+
+def run(args: argparse.Namespace) -> list[Figure]:
+    """Ingest the set, rank every question by each method, print the table, return the figures."""
     beir = load_beir(args.set)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -76,7 +83,7 @@ def main() -> None:
             qids = qids[: args.queries]
         rows = {}
         for method in METHODS:
-            r5 = r10 = n10 = 0.0
+            r5 = r10 = n10 = rr = 0.0
             t1 = time.perf_counter()
             for qid in qids:
                 ranked: list[str] = []
@@ -88,23 +95,71 @@ def main() -> None:
                 r5 += recall_at_k(ranked, relevant, 5)
                 r10 += recall_at_k(ranked, relevant, 10)
                 n10 += ndcg_at_k(ranked, beir.qrels[qid], 10)
+                rr += reciprocal_rank(ranked, relevant)
             n = len(qids)
-            rows[method] = (r5 / n, r10 / n, n10 / n, 1000 * (time.perf_counter() - t1) / n)
+            ms = 1000 * (time.perf_counter() - t1) / n
+            rows[method] = (r5 / n, r10 / n, n10 / n, rr / n, ms)
         kb.close()
         abst = abstention(root / "data", args.model, args.qa) if args.qa else None
     print(
         f"# Retrieval on {args.set.name}: {len(beir.corpus)} paragraphs ({report.chunks} "
         f"chunks, ingested in {ingest_s:.1f} s), {len(qids)} questions\n"
     )
-    print("| method | recall@5 | recall@10 | nDCG@10 | ms/query |")
-    print("|---|---|---|---|---|")
-    for method, (r5, r10, n10, ms) in rows.items():
-        print(f"| {method} | {r5:.4f} | {r10:.4f} | {n10:.4f} | {ms:.1f} |")
+    print("| method | recall@5 | recall@10 | nDCG@10 | MRR | ms/query |")
+    print("|---|---|---|---|---|---|")
+    for method, (r5, r10, n10, mrr, ms) in rows.items():
+        print(f"| {method} | {r5:.4f} | {r10:.4f} | {n10:.4f} | {mrr:.4f} | {ms:.1f} |")
     if abst is not None:
         print(f"\n# Abstention ({args.model}, {args.qa} + {args.qa} SQuAD 2.0 questions)\n")
         print("| | rate |\n|---|---|")
         print(f"| unanswerable questions declined | {abst['unanswerable']:.2f} |")
         print(f"| answerable questions wrongly declined | {abst['answerable']:.2f} |")
+    sec = "retrieval"
+    note = f"{args.set.name}, {len(qids)} questions"
+    figures = [
+        Figure(
+            sec,
+            "ingest",
+            report.chunks / ingest_s,
+            "chunks/s",
+            better="higher",
+            note=f"{len(beir.corpus)} paragraphs, {report.chunks} chunks",
+        ),
+    ]
+    for method, (r5, r10, n10, mrr, ms) in rows.items():
+        figures += [
+            Figure(sec, f"{method} recall@5", r5, better="higher", note=note),
+            Figure(sec, f"{method} recall@10", r10, better="higher", note=note),
+            Figure(sec, f"{method} nDCG@10", n10, better="higher", note=note),
+            Figure(sec, f"{method} MRR", mrr, better="higher", note=note),
+            Figure(sec, f"{method} latency", ms, "ms/query", better="lower"),
+        ]
+    if abst is not None:
+        qa_note = f"{args.model}, {args.qa} SQuAD 2.0 questions"
+        figures += [
+            Figure(
+                "abstention",
+                "unanswerable declined",
+                abst["unanswerable"],
+                "share",
+                better="higher",
+                note=qa_note,
+            ),
+            Figure(
+                "abstention",
+                "answerable wrongly declined",
+                abst["answerable"],
+                "share",
+                better="lower",
+                note=qa_note,
+            ),
+        ]
+    return figures
+
+
+def main() -> None:
+    args = parser().parse_args()
+    write_json(args.json, run(args))
 
 
 if __name__ == "__main__":

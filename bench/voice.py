@@ -1,6 +1,6 @@
 """Word error rate and real-time factor of Hearth's transcription, next to raw faster-whisper.
 
-    PYTHONPATH=. python bench/voice.py [--repeats 3] [--audio-dir ../shared/data/audio]
+    PYTHONPATH=. python bench/voice.py [--repeats 3] [--audio-dir ../shared/data/audio] [--json P]
 
 Both use the same model folder, compute type, threads, beam size and VAD, in the same process; the
 files are transcribed alternately (Hearth, raw, Hearth, ...) so machine load hits both alike. Times
@@ -18,6 +18,7 @@ from pathlib import Path
 
 import core  # noqa: F401 - offline before any model library loads
 from bench._metrics import edit_distance, normalise, rss_bytes
+from bench.figures import Figure, add_json_option, write_json
 from core.resident import resident_estimates
 from core.settings import load_settings
 from core.speech import SpeechModel, whisper_path
@@ -25,12 +26,17 @@ from core.speech import SpeechModel, whisper_path
 DEFAULT_DIR = Path(__file__).resolve().parents[2] / "shared" / "data" / "audio"
 
 
-def main() -> None:
-    """Run the comparison and print a table."""
+def parser() -> argparse.ArgumentParser:
+    """The command line of this bench."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--audio-dir", type=Path, default=DEFAULT_DIR)
     parser.add_argument("--repeats", type=int, default=3)
-    args = parser.parse_args()
+    add_json_option(parser)
+    return parser
+
+
+def run(args: argparse.Namespace) -> list[Figure]:
+    """Run the comparison, print a table, return the figures."""
     with (args.audio_dir / "transcripts.tsv").open() as fh:
         refs = {row["file"]: row["reference"] for row in csv.DictReader(fh, delimiter="\t")}
     settings = load_settings()
@@ -117,6 +123,49 @@ def main() -> None:
         f"RSS growth after loading and one transcription (Hearth): "
         f"{rss_hearth / 2**20:.0f} MiB; estimate {estimate / 2**20:.0f} MiB"
     )
+    note = f"{cfg.model}, {len(refs)} files, {audio_s / args.repeats:.0f} s of audio"
+    return [
+        Figure(
+            "voice",
+            "transcription real-time factor",
+            totals["hearth"] / audio_s,
+            "s per s of audio",
+            totals["raw"] / audio_s,
+            better="lower",
+            note=note + "; raw = faster-whisper transcribe; goal ratio <= 1.05",
+        ),
+        Figure(
+            "voice",
+            "WER",
+            errors["hearth"] / ref_words,
+            "share",
+            errors["raw"] / ref_words,
+            better="lower",
+            note=f"{ref_words} reference words",
+        ),
+        Figure(
+            "voice",
+            "model load",
+            hearth_load,
+            "s",
+            raw_load,
+            better="lower",
+            note="Hearth's includes importing faster-whisper",
+        ),
+        Figure(
+            "voice",
+            "RSS growth (Hearth)",
+            rss_hearth / 2**20,
+            "MiB",
+            note=f"estimate {estimate / 2**20:.0f} MiB",
+        ),
+    ]
+
+
+def main() -> None:
+    """Run the comparison and print a table."""
+    args = parser().parse_args()
+    write_json(args.json, run(args))
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ Chroma (so a question can retrieve it). The latency includes the debounce quiet 
 printed with it. The burst writes 200 small text files at once and times from the first write to
 the last file being searchable.
 
-    .venv/bin/python bench/watch.py [--quiet-seconds 1.0] [--trials 5] [--burst 200]
+    .venv/bin/python bench/watch.py [--quiet-seconds 1.0] [--trials 5] [--burst 200] [--json P]
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sqlalchemy import func, select
 
+from bench.figures import Figure, add_json_option, write_json
 from core.db.models import Chunk, Document
 from core.embedder import create_embedder
 from core.knowledge import KnowledgeBase
@@ -89,12 +90,18 @@ def burst(kb: KnowledgeBase, folder: Path, files: int) -> tuple[float, float]:
     return done - first, done - last
 
 
-def main() -> None:
+def parser() -> argparse.ArgumentParser:
+    """The command line of this bench."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quiet-seconds", type=float, default=1.0)
     parser.add_argument("--trials", type=int, default=5)
     parser.add_argument("--burst", type=int, default=200)
-    args = parser.parse_args()
+    add_json_option(parser)
+    return parser
+
+
+def run(args: argparse.Namespace) -> list[Figure]:
+    """Time a watched folder, print the figures, return them."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp).resolve()
         folder = root / "watched"
@@ -121,6 +128,29 @@ def main() -> None:
         f"burst of {args.burst} files: {total:.1f} s from first write to all searchable = "
         f"{args.burst / total:.1f} files/s ({after_last:.1f} s after the last write)"
     )
+    return [
+        Figure(
+            "watch",
+            "last write -> searchable",
+            statistics.median(lat),
+            "s",
+            better="lower",
+            note=f"median of {len(lat)}; includes the {args.quiet_seconds:.2f} s quiet period",
+        ),
+        Figure(
+            "watch",
+            f"burst of {args.burst} files",
+            args.burst / total,
+            "files/s",
+            better="higher",
+            note="first write to all searchable",
+        ),
+    ]
+
+
+def main() -> None:
+    args = parser().parse_args()
+    write_json(args.json, run(args))
 
 
 if __name__ == "__main__":

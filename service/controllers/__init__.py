@@ -3,6 +3,7 @@
 from service.controllers.ask import AskController
 from service.controllers.conversations import AnswerController, ConversationController
 from service.controllers.documents import CollectionController, DocumentController
+from service.controllers.evaluation import EvaluationController
 from service.controllers.health import HealthController
 from service.controllers.metrics import MetricsController
 from service.controllers.openai import OpenAIController
@@ -16,6 +17,7 @@ __all__ = [
     "CollectionController",
     "ConversationController",
     "DocumentController",
+    "EvaluationController",
     "HealthController",
     "MetricsController",
     "OpenAIController",

@@ -4,10 +4,11 @@ import { $ } from "./dom.js";
 import { initChat, showChat } from "./chat.js";
 import { initKnowledge, showKnowledge } from "./knowledge.js";
 import { initTemplates, showTemplates } from "./templates.js";
+import { initEval, showEval } from "./eval.js";
 import { initLive } from "./live.js";
 import { initVoice } from "./voice.js";
 
-const VIEWS = ["chat", "knowledge", "templates", "live"];
+const VIEWS = ["chat", "knowledge", "templates", "eval", "live"];
 
 async function route() {
   const [path, query = ""] = location.hash.replace(/^#\/?/, "").split("?");
@@ -16,7 +17,7 @@ async function route() {
   const arg = rest.length ? decodeURIComponent(rest.join("/")) : null;
   document.body.dataset.route = name;
   // The live panel has its own column on wide screens: the chat stays beside it there.
-  for (const v of ["chat", "knowledge", "templates"]) $(`#view-${v}`).hidden = !(v === name || (v === "chat" && name === "live"));
+  for (const v of ["chat", "knowledge", "templates", "eval"]) $(`#view-${v}`).hidden = !(v === name || (v === "chat" && name === "live"));
   for (const a of document.querySelectorAll("nav.views a")) {
     if (a.dataset.view === name) a.setAttribute("aria-current", "page");
     else a.removeAttribute("aria-current");
@@ -24,11 +25,13 @@ async function route() {
   if (name === "chat") await showChat(arg);
   else if (name === "knowledge") await showKnowledge(arg, new URLSearchParams(query));
   else if (name === "templates") await showTemplates(arg);
+  else if (name === "eval") await showEval();
 }
 
 async function start() {
   initKnowledge();
   initTemplates();
+  initEval();
   initVoice();
   await initChat();
   initLive();

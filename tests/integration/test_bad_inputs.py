@@ -261,9 +261,8 @@ def test_bad_files_through_the_upload_api(tmp_path: Path, embedder: Embedder) ->
         for path, chunks in before_api.items():
             assert [(cid, text) for cid, text, _ in after[path]] == chunks
         assert_in_step(kb)
-        new = [n for n in NEW]
         retriever = Retriever(kb, embedder)
-        for name in [*new, "old-otters.md"]:
+        for name in [*NEW, "old-otters.md"]:
             top = retriever.retrieve(QUESTIONS[name])
             assert top and Path(top[0].path).name == name, (name, [p.path for p in top[:3]])
     finally:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -38,12 +40,17 @@ class OdtLoader:
         from odf import teletype
         from odf.opendocument import load
 
+        printed = io.StringIO()
         try:
-            document = load(str(path))
+            with contextlib.redirect_stdout(printed):  # odfpy prints XML errors to stdout
+                document = load(str(path))
         except Exception as exc:
             raise LoaderError(f"{path.name}: not a readable OpenDocument text ({exc})") from exc
         if getattr(document, "text", None) is None:
-            raise LoaderError(f"{path.name}: not an OpenDocument text (no text body)")
+            why = (
+                "content.xml is not valid XML" if "FAILED" in printed.getvalue() else "no text body"
+            )
+            raise LoaderError(f"{path.name}: not a readable OpenDocument text ({why})")
         builder = SectionBuilder()
         for block in _blocks(document.text):
             text = " ".join(teletype.extractText(block).split())

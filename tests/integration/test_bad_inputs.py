@@ -23,7 +23,14 @@ from service.retrieval import Retriever
 from tests.badfiles import BAD_NAMES, MAX_FILE_BYTES, BadFile, bad_files
 from tests.integration.conftest import backend_settings, run_hearth, start_server
 from tests.integration.test_pipeline import assert_in_step
-from tests.integration.watching import note, settle, wait_until, watching
+from tests.integration.watching import (
+    catalogue_state,
+    folder_state,
+    note,
+    settle,
+    wait_until,
+    watching,
+)
 
 LIMIT_ENV = {"HEARTH_INGEST__MAX_FILE_BYTES": str(MAX_FILE_BYTES)}
 OLD = {
@@ -126,10 +133,10 @@ def assert_answerable(
         assert top[0].path.startswith(str(folder.resolve()))
 
 
-def make_batch(folder: Path, channel: str) -> dict[Path, BadFile]:
+def make_batch(folder: Path, channel: str, scratch: Path) -> dict[Path, BadFile]:
     """Write every bad file of ``channel`` and the new good files into ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
-    kinds = [b for b in bad_files(folder.parent / "scratch") if channel in b.channels]
+    kinds = [b for b in bad_files(scratch) if channel in b.channels]
     assert len(kinds) >= 30
     written = {b.write(folder): b for b in kinds}
     write_all(folder, NEW)
@@ -152,7 +159,7 @@ def test_bad_files_through_the_cli(tmp_path: Path, embedder: Embedder) -> None:
         kb.close()
 
     batch = tmp_path / "batch"
-    written = make_batch(batch, "cli")
+    written = make_batch(batch, "cli", tmp_path / "scratch")
     done = run_hearth(data, "ingest", "-q", str(batch), **LIMIT_ENV)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
@@ -188,7 +195,7 @@ def test_bad_files_through_the_cli(tmp_path: Path, embedder: Embedder) -> None:
 def test_bad_files_through_the_upload_api(tmp_path: Path, embedder: Embedder) -> None:
     data = tmp_path / "data"
     files = tmp_path / "files"
-    written = make_batch(files, "upload")
+    written = make_batch(files, "upload", tmp_path / "scratch")
     server = start_server(data, **LIMIT_ENV)
     try:
         with server.client() as c:
@@ -254,9 +261,8 @@ def test_bad_files_through_the_upload_api(tmp_path: Path, embedder: Embedder) ->
         for path, chunks in before_api.items():
             assert [(cid, text) for cid, text, _ in after[path]] == chunks
         assert_in_step(kb)
-        new = [n for n in NEW]
         retriever = Retriever(kb, embedder)
-        for name in [*new, "old-otters.md"]:
+        for name in [*NEW, "old-otters.md"]:
             top = retriever.retrieve(QUESTIONS[name])
             assert top and Path(top[0].path).name == name, (name, [p.path for p in top[:3]])
     finally:
@@ -278,7 +284,7 @@ def test_bad_files_through_the_watcher(tmp_path: Path, embedder: Embedder) -> No
             before = stored(kb)
             assert len(before) == len(OLD)
 
-            written = make_batch(folder / "batch", "watch")
+            written = make_batch(folder / "batch", "watch", tmp_path / "scratch")
             keys = {key_of(p) for p in written} | {
                 str((folder / "batch" / n).resolve()) for n in NEW
             }
@@ -286,8 +292,17 @@ def test_bad_files_through_the_watcher(tmp_path: Path, embedder: Embedder) -> No
             def all_seen() -> bool:
                 return w.idle and keys <= set(last_ledger(kb))
 
-            wait_until(all_seen, 180, "a ledger row for every file of the batch")
-            settle(w, kb, folder)
+            try:
+                wait_until(all_seen, 180, "a ledger row for every file of the batch")
+            except AssertionError:
+                missing = sorted(Path(k).name for k in keys - set(last_ledger(kb)))
+                raise AssertionError(f"no ledger row for {missing}") from None
+            # Every file of the folder is in the catalogue (failed ones as failed), and no other.
+            wait_until(
+                lambda: w.idle and catalogue_state(kb, folder) == folder_state(folder),
+                60,
+                "catalogue equals folder",
+            )
             assert_outcomes(kb, written)
             assert_unchanged(kb, before)
             assert_answerable(kb, embedder, folder / "batch", list(NEW))

@@ -130,3 +130,50 @@ def test_unreadable_content_is_refused_with_the_reason(
 def test_known_names_without_extension(tmp_path: Path) -> None:
     (tmp_path / "Makefile").write_text("all:\n\techo hi\n")
     assert detect_type(tmp_path / "Makefile") == "code"
+
+
+@pytest.mark.parametrize(
+    ("data", "encoding"),
+    [
+        ("The dome is green.\n".encode("utf-16-le"), "utf-16-le"),
+        ("The dome is green.\n".encode("utf-16-be"), "utf-16-be"),
+        (b"words\x00 and \x00more words here", None),  # NULs, but not every other byte
+        (b"short\x00", None),
+    ],
+)
+def test_utf16_without_bom_is_recognised(data: bytes, encoding: str | None) -> None:
+    from ingest.loaders.detect import utf16_without_bom
+
+    assert utf16_without_bom(data) == encoding
+    found = sniff_bytes(data)
+    assert found is not None and found.binary == (encoding is None)
+
+
+def test_text_with_nul_bytes_is_told_apart_from_binary() -> None:
+    from ingest.loaders.detect import NUL_TEXT
+
+    text = sniff_bytes(b"Some words of text\x00\x00 and then more words\x00 in the file.\n")
+    assert text is not None and text.description == NUL_TEXT
+    blob = sniff_bytes(bytes(range(256)) * 4)
+    assert blob is not None and blob.description == "binary data of an unknown kind"
+
+
+def test_zip_guard_refuses_bombs_by_directory(tmp_path: Path) -> None:
+    from core.errors import LoaderError
+    from ingest.loaders.archive import check_zip
+
+    bomb = tmp_path / "bomb.docx"
+    with (
+        zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as zf,
+        zf.open("word/media/zeros.bin", "w") as fh,
+    ):
+        for _ in range(20):
+            fh.write(bytes(1 << 20))
+    with pytest.raises(
+        LoaderError, match=r"bomb.docx: looks like a zip bomb: .* expands to 20 MiB"
+    ):
+        check_zip(bomb, ".docx")
+    fine = tmp_path / "fine.docx"
+    with zipfile.ZipFile(fine, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("word/document.xml", b"<w:document/>" * 1000)
+    check_zip(fine, ".docx")  # a tightly packed but small member is fine

@@ -97,6 +97,7 @@ def serve(settings: HearthSettings, host: str | None, port: int | None) -> None:
     import uvicorn
 
     from core.lock import WriterLock
+    from core.memsize import limit_malloc_arenas
     from service.app import create_app
     from service.llm.planner import plan_from_settings
 
@@ -105,6 +106,7 @@ def serve(settings: HearthSettings, host: str | None, port: int | None) -> None:
     settings.server.host, settings.server.port = host, port
     _refuse_open_bind(settings, host)
     lock = WriterLock.for_settings(settings).acquire() if settings.watch.folders else None
+    limit_malloc_arenas()  # before any server thread: RSS stays flat under load
     plan = plan_from_settings(settings)
     if not plan.fits:
         click.echo(f"error: refusing to start: {plan.advice()}", err=True)

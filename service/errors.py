@@ -6,7 +6,7 @@ import logging
 from typing import Any
 
 from litestar import MediaType, Request, Response
-from litestar.exceptions import HTTPException
+from litestar.exceptions import ClientException, HTTPException, SerializationException
 
 from core.errors import (
     ConfigError,
@@ -67,6 +67,15 @@ def hearth_error_handler(
     )
 
 
+def http_error_detail(exc: HTTPException) -> str:
+    """The message of a framework error; a body that cannot be decoded says so (Litestar passes
+    the decoder's bare words, e.g. "Input data was truncated")."""
+    detail = str(exc.detail)
+    if isinstance(exc, ClientException) and isinstance(exc.__cause__, SerializationException):
+        return f"the request body could not be decoded: {detail}"
+    return detail
+
+
 def unexpected_error_handler(
     _: Request[Any, Any, Any], exc: Exception
 ) -> Response[dict[str, object]]:
@@ -75,7 +84,7 @@ def unexpected_error_handler(
         return Response(
             {
                 "error": type(exc).__name__,
-                "detail": exc.detail,
+                "detail": http_error_detail(exc),
                 **({"extra": exc.extra} if exc.extra else {}),
             },
             status_code=exc.status_code,

@@ -14,7 +14,7 @@ from litestar.exceptions import HTTPException
 from litestar.response import Stream
 
 from core.errors import HearthError, InvalidInputError, OverloadedError
-from service.errors import status_for
+from service.errors import http_error_detail, status_for
 from service.openai_api import (
     ChatRequest,
     EmbeddingRequest,
@@ -52,7 +52,7 @@ def _other_error(_: Request[Any, Any, Any], exc: Exception) -> Response[dict[str
     if isinstance(exc, HTTPException):
         # a validation error names the fields at fault in ``extra``: say them in the message
         wrong = [e for e in exc.extra or [] if isinstance(e, dict) and e.get("key")]
-        message = str(exc.detail)
+        message = http_error_detail(exc)
         if wrong:
             message += ": " + "; ".join(f"{e['key']}: {e.get('message', 'invalid')}" for e in wrong)
         param = str(wrong[0]["key"]) if wrong else None

@@ -194,7 +194,7 @@ def test_models_bench_smollm2(tmp_path: Path) -> None:
     _write_beir(beir)
     done = run_hearth(
         tmp_path / "data", "models", "bench", "--models", MODEL, "--gold", str(beir),
-        "--answers", "2", "--json", timeout=900,
+        "--answers", "2", "--json", timeout=900, HEARTH_LLM__MAX_TOKENS="48",
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     report = json.loads(done.stdout)

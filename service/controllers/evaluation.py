@@ -10,6 +10,7 @@ from litestar import Controller, get
 from litestar.datastructures import State
 
 from core.errors import LoaderError, NotFoundError
+from service.evaluation.report import LAST_REPORT
 
 REPORT_VERSION = 1
 
@@ -64,7 +65,7 @@ class EvalReport(TypedDict):
 
 def last_report_path(data_dir: Path) -> Path:
     """Where `hearth eval` keeps its last report."""
-    return data_dir / "eval" / "last.json"
+    return data_dir / LAST_REPORT
 
 
 def read_last_report(data_dir: Path) -> EvalReport:

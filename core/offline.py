@@ -12,6 +12,9 @@ OFFLINE_ENV: dict[str, str] = {
     "HF_HUB_DISABLE_TELEMETRY": "1",
     "DO_NOT_TRACK": "1",
     "ANONYMIZED_TELEMETRY": "False",
+    # ONNX Runtime (rapidocr's engine) otherwise resolves mobile.events.data.microsoft.com and
+    # sends usage events from native threads when an OCR session starts (seen with strace).
+    "ORT_DISABLE_TELEMETRY": "1",
     "TOKENIZERS_PARALLELISM": "false",
     "TRANSFORMERS_VERBOSITY": "error",
     "HF_HUB_DISABLE_PROGRESS_BARS": "1",

@@ -35,6 +35,7 @@ from tests.integration.conftest import REPO, hearth_env, run_hearth
 from tests.unit.pdfgen import write_pdf
 
 KILLS = 20
+SPARE_RUNS = 6  # runs allowed beyond KILLS for kills that arrived after a run finished
 PARAGRAPH = (
     "Entry {i}: the lighthouse keeper on rock {r} logged {w} ships passing in {m} weather, "
     "and noted the lamp oil used, {o} litres, in the brass-bound book kept by the stair.\n\n"
@@ -205,7 +206,11 @@ def test_twenty_kills_at_random_moments_then_every_file_ingested(tmp_path: Path)
     def history() -> str:
         return f"seed {seed} (HEARTH_CRASH_SEED={seed} replays)\n" + "\n".join(map(str, cycles))
 
-    for n in range(1, KILLS + 1):
+    # A timed kill can miss a run that finished early (load can drop mid-test): such a cycle
+    # does not count, and another run takes its place, so exactly KILLS kills land mid-run.
+    n = 0
+    while sum(c.killed for c in cycles) < KILLS and n < KILLS + SPARE_RUNS:
+        n += 1
         # Every start finds work: three new files and one changed (its old chunks must go).
         for _ in range(3):
             write_log(corpus, texts)
@@ -248,7 +253,7 @@ def test_twenty_kills_at_random_moments_then_every_file_ingested(tmp_path: Path)
         cycles.append(Cycle(n, mode, target, before, after, out_of_step, alive, killed))
 
     # The kills were kills, and landed both before any write of their run and among the writes.
-    assert sum(c.killed for c in cycles) >= KILLS - 3, history()  # load can vary mid-test
+    assert sum(c.killed for c in cycles) == KILLS, history()
     assert any(c.killed and c.chunks_after == c.chunks_before for c in cycles), history()
     assert any(c.killed and c.chunks_after > c.chunks_before for c in cycles), history()
     assert any(c.out_of_step for c in cycles), f"no kill left the stores behind: {history()}"

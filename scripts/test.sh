@@ -19,7 +19,7 @@ fi
 # The privacy test also watches native code's connects with strace when it is there.
 if ! command -v strace >/dev/null && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
     echo "installing Debian's strace for the privacy test's native-code layer"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq strace \
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq strace \
         || echo "strace could not be installed: the privacy test's strace layer will skip"
 fi
 VENV="${HEARTH_VENV:-.venv}"

@@ -18,7 +18,7 @@ import statistics
 import threading
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, cast
 
 import core  # noqa: F401 - offline switches first
 from bench.figures import Figure, add_json_option, write_json
@@ -79,7 +79,7 @@ class _Echo:
 def wrapper_overhead_s(settings: Any) -> float:
     """Seconds Hearth's pool.generate adds per token, measured with a zero-cost runtime."""
     echo = _Echo()
-    pool = ModelPool.of(echo, settings)  # type: ignore[arg-type]
+    pool = ModelPool.of(echo, settings)
     slot = pool.default
     start = time.perf_counter()
     for _ in echo.stream_chat(None, None, threading.Event()):
@@ -154,7 +154,7 @@ def run(args: argparse.Namespace) -> list[Figure]:
 
     def raw_run(run: int) -> dict[str, float]:
         stream: Any = raw.create_chat_completion(
-            messages=list(messages(run, args.prompt_words)),
+            messages=cast(Any, messages(run, args.prompt_words)),
             temperature=0.0,
             max_tokens=args.max_tokens,
             seed=0,
@@ -162,7 +162,8 @@ def run(args: argparse.Namespace) -> list[Figure]:
         )
         return measure(c for p in stream if (c := p["choices"][0]["delta"].get("content")))
 
-    raws, hearths = [], []
+    raws: list[dict[str, float]] = []
+    hearths: list[dict[str, float]] = []
     raws.append(raw_run(1))  # raw's first request: cold
     for run in range(2, args.runs + 1):  # alternate the order so load hits both alike
         pair = (hearth_run, raw_run) if run % 2 else (raw_run, hearth_run)

@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any, cast
 
 # The repository first: run as a script, bench/ingest.py would shadow the ingest package.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -83,7 +84,7 @@ def run(args: argparse.Namespace) -> list[Figure]:
         return "\n".join(s.text for s in loaders.for_path(pdf).load(pdf))
 
     def raw_image() -> str:
-        return "\n".join(raw(str(args.image)).txts or ())
+        return "\n".join(cast(Any, raw(str(args.image))).txts or ())
 
     runs = {
         "hearth image": hearth_image,

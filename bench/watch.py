@@ -72,7 +72,7 @@ def latency(kb: KnowledgeBase, watcher: FolderWatcher, folder: Path, trials: int
         with path.open("w") as fh:
             fh.write(TEXT.format(i=t, h=t % 24, n=t * 3))
         written = time.monotonic()
-        out.append(wait(lambda p=path: searchable(kb, p)) - written)  # type: ignore[misc]
+        out.append(wait(lambda p=path: searchable(kb, p)) - written)
         wait(lambda: watcher.idle)
     return out
 

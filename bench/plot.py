@@ -107,7 +107,8 @@ def plot(report: dict[str, Any], png: Path) -> Path:
                 fontsize=10,
             )
             ax.set_ylabel(unit)
-            ax.legend(fontsize=8)
+            ax.set_ylim(0, 1.25 * max(max(r["value"] or 0.0, r["raw"] or 0.0) for r in rows) or 1)
+            ax.legend(fontsize=8, loc="upper center", ncol=2)  # in the headroom, over no bar
         else:
             _empty(ax, f"LLM {key}: not measured in this run")
     fig.suptitle(f"Hearth benchmarks, {report.get('created', '')}", fontsize=11)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -145,17 +145,22 @@ def _qrels_file(folder: Path) -> Path:
     )
 
 
-def _jsonl_rows(path: Path) -> list[dict[str, Any]]:
-    rows = []
+def _json_lines(path: Path, field: str) -> Iterator[tuple[int, Any]]:
+    """(line number, decoded value) of each non-blank line; bad JSON names the file and line."""
     for n, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not raw.strip():
             continue
         try:
-            row = json.loads(raw)
+            yield n, json.loads(raw)
         except json.JSONDecodeError as exc:
             raise InvalidInputError(
-                f"{path.name} line {n}: not valid JSON ({exc.msg})", field="gold"
+                f"{path.name} line {n}: not valid JSON ({exc.msg})", field=field
             ) from exc
+
+
+def _jsonl_rows(path: Path) -> list[dict[str, Any]]:
+    rows = []
+    for n, row in _json_lines(path, "gold"):
         if not isinstance(row, dict) or "_id" not in row or "text" not in row:
             raise InvalidInputError(
                 f"{path.name} line {n}: needs the fields '_id' and 'text'", field="gold"
@@ -214,15 +219,7 @@ def attach_answers(gold: GoldSet, path: Path) -> int:
     if not path.is_file():
         raise NotFoundError(f"answers file {path}: no such file", field="answers_from")
     answers: dict[str, tuple[str, ...]] = {}
-    for n, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not raw.strip():
-            continue
-        try:
-            row = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise InvalidInputError(
-                f"{path.name} line {n}: not valid JSON ({exc.msg})", field="answers_from"
-            ) from exc
+    for _, row in _json_lines(path, "answers_from"):
         values = row.get("answers") if isinstance(row, dict) else None
         if isinstance(values, list) and values and "id" in row:
             answers[str(row["id"])] = tuple(str(v) for v in values if str(v).strip())

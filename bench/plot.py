@@ -75,7 +75,14 @@ def plot(report: dict[str, Any], png: Path) -> Path:
         )
         lows = [v for meth in methods for v in ret[meth].values()]
         ax.set_ylim(max(0.0, min(lows) - 0.15), 1.08)
-        note = next((f["note"] for f in figures if f["section"] == "retrieval" and f["note"]), "")
+        note = next(
+            (
+                f["note"]
+                for f in figures
+                if f["section"] == "retrieval" and f["name"].endswith(METRICS) and f["note"]
+            ),
+            "",
+        )
         ax.set_title(f"Retrieval quality per method\n{note}", fontsize=10)
         ax.legend(loc="upper center", ncol=len(METRICS), fontsize=8)
     else:

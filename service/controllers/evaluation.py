@@ -10,9 +10,7 @@ from litestar import Controller, get
 from litestar.datastructures import State
 
 from core.errors import LoaderError, NotFoundError
-from service.evaluation.report import LAST_REPORT
-
-REPORT_VERSION = 1
+from service.evaluation.report import LAST_REPORT, REPORT_VERSION
 
 # The figures are keyed as `hearth eval` writes them ("recall@5"), so the functional TypedDict form.
 RetrievalFigures = TypedDict(

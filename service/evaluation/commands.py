@@ -8,6 +8,14 @@ import click
 
 from core.settings import HearthSettings
 
+# Shared by `eval` and `models bench`: a missing file stops the command before any work.
+answers_from_option = click.option(
+    "--answers-from",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="BEIR sets: expected answers from a JSON-lines file of {id, answers}.",
+)
+
 
 @click.command("eval")
 @click.argument("path", type=click.Path(path_type=Path))
@@ -28,12 +36,7 @@ from core.settings import HearthSettings
 @click.option("--no-answers", is_flag=True, help="Score retrieval only (no model is loaded).")
 @click.option("--limit", type=click.IntRange(1), default=None, help="Only the first N questions.")
 @click.option("--model", default=None, help="Model to answer with (default: the configured one).")
-@click.option(
-    "--answers-from",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="BEIR sets: expected answers from a JSON-lines file of {id, answers}.",
-)
+@answers_from_option
 @click.option("--json", "as_json", is_flag=True, help="Print only the report as JSON.")
 @click.pass_obj
 def eval_command(
@@ -90,12 +93,7 @@ def eval_command(
     show_default=True,
     help="Gold questions answered per model.",
 )
-@click.option(
-    "--answers-from",
-    type=click.Path(exists=True, path_type=Path),
-    default=None,
-    help="BEIR sets: expected answers from a JSON-lines file of {id, answers}.",
-)
+@answers_from_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of the table.")
 @click.pass_obj
 def models_bench_command(

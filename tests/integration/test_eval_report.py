@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from service.evaluation.report import LAST_REPORT
 from tests.integration.conftest import Server, start_server
 
 REPORT: dict[str, Any] = {
@@ -52,7 +53,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 def report_path(server: Server) -> Path:
-    path = Path(server.data_dir) / "eval" / "last.json"
+    path = Path(server.data_dir) / LAST_REPORT
     path.parent.mkdir(parents=True, exist_ok=True)
     return path
 

@@ -26,9 +26,9 @@ from core.bundled import resolve_llm
 from core.memsize import current_rss, human
 from core.settings import load_settings
 from service.llm.base import ChatMessage, SamplingParams
-from service.llm.llama_cpp_runtime import LlamaCppRuntime, choose_chat_format
 from service.llm.planner import plan_from_settings
 from service.llm.pool import ModelPool, timed_generation, warmup_prompt
+from service.llm.runtimes.llama_cpp import LlamaCppRuntime, choose_chat_format
 
 PASSAGE = (
     "The keeper of the Hearth lighthouse lit the lamp at dusk, counted the ships passing the "

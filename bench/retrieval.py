@@ -27,7 +27,7 @@ from core.evalmetrics import is_abstention, ndcg_at_k, recall_at_k, reciprocal_r
 from core.knowledge import KnowledgeBase
 from core.settings import load_settings
 from ingest.pipeline import IngestPipeline
-from service.retrieval import METHODS, Retriever
+from service.answering.retrieval import METHODS, Retriever
 
 
 def abstention(settings_dir: Path, model: str, n: int) -> dict[str, float]:

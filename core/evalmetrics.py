@@ -12,7 +12,8 @@ import string
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
 #: What the assistant answers when its sources do not say (the prompt templates ask for exactly
-#: this sentence; ``service.prompts`` re-exports it). Kept in core so metrics can recognise it.
+#: this sentence; ``service.answering.prompts`` re-exports it). Kept in core so metrics can
+#: recognise it.
 DONT_KNOW = "I don't know: your documents do not say."
 
 #: Phrases that mark an answer as declined. The first is the sentence the templates ask for

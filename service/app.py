@@ -14,26 +14,22 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin
 
 from core.settings import HearthSettings
-from service.auth import AuthController, GateMiddleware
-from service.controllers import (
-    AnswerController,
-    AskController,
-    CollectionController,
-    ConversationController,
-    DocumentController,
-    EvaluationController,
-    HealthController,
-    MetricsController,
-    OpenAIController,
-    SystemController,
-    TemplateController,
-    VoiceAskController,
-)
+from service.answering.ask_controller import AskController
+from service.answering.conversations_controller import AnswerController, ConversationController
+from service.answering.voice_controller import VoiceAskController
+from service.api_docs import document_responses
 from service.errors import EXCEPTION_HANDLERS
+from service.evaluation.controller import EvaluationController
+from service.library.controller import CollectionController, DocumentController
 from service.metrics import Metrics
-from service.openapi_doc import document_responses
+from service.openai_compat.controller import OpenAIController
 from service.state import Hearth, start_watcher
-from service.tokens import TokenStore
+from service.system.controller import SystemController
+from service.system.health_controller import HealthController
+from service.system.metrics_controller import MetricsController
+from service.templates.controller import TemplateController
+from service.tokens.auth import AuthController, GateMiddleware
+from service.tokens.service import TokenStore
 from service.ui import ui_routes
 
 

@@ -17,8 +17,8 @@ from core.logs import configure_logging
 from core.settings import TASKS, HearthSettings, load_settings
 from ingest.commands import formats_command, ingest_command, remove_command, watch_command
 from service.evaluation.commands import eval_command, models_bench_command
-from service.template_commands import templates
-from service.token_commands import tokens
+from service.templates.commands import templates
+from service.tokens.commands import tokens
 
 
 class HearthGroup(click.Group):
@@ -132,8 +132,8 @@ def serve(settings: HearthSettings, host: str | None, port: int | None) -> None:
 
 def _refuse_open_bind(settings: HearthSettings, host: str) -> None:
     """Exit (code 2) before anything loads when binding beyond loopback without any token."""
-    from service.token_commands import token_store
-    from service.tokens import is_loopback
+    from service.tokens.commands import token_store
+    from service.tokens.service import is_loopback
 
     if is_loopback(host):
         return
@@ -177,7 +177,7 @@ def ask(
     task: str | None,
 ) -> None:
     """Answer QUESTION (or the question spoken in --audio FILE), citing sources."""
-    from service.answers import AskOptions
+    from service.answering.answers import AskOptions
     from service.state import Hearth
 
     if (question is None) == (audio is None):

@@ -14,14 +14,14 @@ from core.knowledge import KnowledgeBase, RepairReport
 from core.memsize import current_rss
 from core.settings import HearthSettings
 from core.speech import SpeechModel
-from service.answers import AnswerService
-from service.library import Library
+from service.answering.answers import AnswerService
+from service.answering.retrieval import Retriever
+from service.answering.voice import VoiceService
+from service.library.service import Library
 from service.llm import LLMRuntime
 from service.llm.planner import MemoryPlan, plan_from_settings
 from service.llm.pool import ModelPool
-from service.retrieval import Retriever
-from service.templates import TemplateService
-from service.voice import VoiceService
+from service.templates.service import TemplateService
 
 if TYPE_CHECKING:
     from ingest.watcher import FolderWatcher

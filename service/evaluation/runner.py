@@ -31,9 +31,9 @@ from core.evalmetrics import (
     reciprocal_rank,
 )
 from core.settings import HearthSettings
+from service.answering.retrieval import Filters, Retriever
 from service.evaluation.gold import GoldQuestion, GoldSet, attach_answers, load_gold
 from service.evaluation.report import EvalReport, write_last
-from service.retrieval import Filters, Retriever
 
 if TYPE_CHECKING:
     from core.embedder import Embedder
@@ -196,7 +196,7 @@ def score_answers(
     """Answer each question and score containment, abstention and speed."""
     from tqdm import tqdm
 
-    from service.answers import AnswerService, AskOptions
+    from service.answering.answers import AnswerService, AskOptions
 
     service = AnswerService(settings, retriever, runtime)
     options = AskOptions(collection=collection, record=False)

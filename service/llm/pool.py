@@ -102,12 +102,12 @@ def mlock_status(requested: bool, locked_bytes: int) -> dict[str, Any]:
 def create_slot_runtime(settings: HearthSettings, config: ModelConfig) -> LLMRuntime:
     """The runtime of one configured model: llama.cpp in process, or an OpenAI-compatible server."""
     if config.backend == "openai":
-        from service.llm.openai_runtime import OpenAIRuntime
+        from service.llm.runtimes.remote_openai import OpenAIRuntime
 
         return OpenAIRuntime(
             config.name, config.model, config.url or "", config.n_ctx, settings.llm.remote_timeout_s
         )
-    from service.llm.llama_cpp_runtime import LlamaCppRuntime
+    from service.llm.runtimes.llama_cpp import LlamaCppRuntime
 
     path = resolve_llm(config.model, settings.models_dir)
     return LlamaCppRuntime(

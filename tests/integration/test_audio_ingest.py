@@ -10,7 +10,7 @@ from core.db.models import Chunk, Document
 from core.embedder import Embedder
 from core.knowledge import KnowledgeBase
 from ingest.pipeline import IngestPipeline
-from service.retrieval import Retriever
+from service.answering.retrieval import Retriever
 from tests.integration.media import long_stereo_wav, silent_wav
 
 

@@ -18,8 +18,8 @@ from core.db.models import Chunk, Document, LedgerEntry
 from core.embedder import Embedder
 from core.knowledge import KnowledgeBase
 from ingest.pipeline import IngestPipeline
-from service.library import safe_filename
-from service.retrieval import Retriever
+from service.answering.retrieval import Retriever
+from service.library.service import safe_filename
 from tests.badfiles import BAD_NAMES, MAX_FILE_BYTES, BadFile, bad_files
 from tests.integration.conftest import backend_settings, run_hearth, start_server
 from tests.integration.test_pipeline import assert_in_step

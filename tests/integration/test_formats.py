@@ -14,7 +14,7 @@ from core.db.models import Chunk, Document
 from core.embedder import Embedder
 from core.knowledge import KnowledgeBase
 from ingest.pipeline import IngestPipeline, IngestReport
-from service.retrieval import Passage, Retriever
+from service.answering.retrieval import Passage, Retriever
 from tests.format_samples import INVENTORY_ROW, make_all, make_code, make_csv, make_xlsx
 from tests.integration.conftest import backend_settings
 

@@ -9,7 +9,7 @@ from core.embedder import Embedder
 from core.knowledge import KnowledgeBase
 from core.settings import HearthSettings
 from ingest.pipeline import IngestPipeline
-from service.retrieval import Retriever
+from service.answering.retrieval import Retriever
 from tests.integration.media import text_image
 
 

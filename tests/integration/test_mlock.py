@@ -25,7 +25,7 @@ import json, threading
 from core.bundled import resolve_llm
 from core.settings import load_settings
 from service.llm.base import SamplingParams
-from service.llm.llama_cpp_runtime import LlamaCppRuntime
+from service.llm.runtimes.llama_cpp import LlamaCppRuntime
 from service.llm.pool import mlock_status
 s = load_settings(); s.llm.use_mlock = True; s.llm.n_ctx = 512
 rt = LlamaCppRuntime("smollm2-135m", resolve_llm("smollm2-135m", s.models_dir), s.llm)

@@ -14,9 +14,9 @@ import pytest
 from core.bundled import resolve_llm
 from core.settings import HearthSettings
 from service.llm.base import SamplingParams
-from service.llm.openai_runtime import OpenAIRuntime
 from service.llm.planner import plan_from_settings
 from service.llm.pool import ModelPool
+from service.llm.runtimes.remote_openai import OpenAIRuntime
 from tests.integration.conftest import free_port
 
 pytestmark = [

@@ -24,7 +24,7 @@ from core.errors import ConflictError
 from core.knowledge import KnowledgeBase
 from core.lock import WriterLock
 from ingest.pipeline import IngestPipeline
-from service.retrieval import Retriever
+from service.answering.retrieval import Retriever
 from tests.integration import backends
 from tests.integration.conftest import REPO, backend_settings, start_server
 

@@ -12,7 +12,7 @@ from core.embedder import create_embedder
 from core.knowledge import KnowledgeBase
 from core.settings import HearthSettings
 from ingest.pipeline import IngestPipeline
-from service.prompts import DONT_KNOW
+from service.answering.prompts import DONT_KNOW
 from service.state import Hearth
 
 pytestmark = pytest.mark.slow

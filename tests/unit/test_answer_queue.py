@@ -14,9 +14,9 @@ import pytest
 from core.db.session import Database
 from core.errors import OverloadedError
 from core.settings import HearthSettings
-from service.answers import AnswerService
+from service.answering.answers import AnswerService
+from service.answering.retrieval import Passage
 from service.llm.base import ChatMessage, SamplingParams
-from service.retrieval import Passage
 
 
 class FakeRuntime:

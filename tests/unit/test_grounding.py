@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from service.grounding import check, claims, strip_invalid
-from service.prompts import DONT_KNOW
+from service.answering.grounding import check, claims, strip_invalid
+from service.answering.prompts import DONT_KNOW
 
 PASSAGES = {
     1: "Patented in 1868 by Christopher Latham Sholes, the typewriter changed offices.",

@@ -7,7 +7,7 @@ from core.provenance import clock
 from core.speech import Segment
 from ingest.loaders.audio import segment_sections
 from ingest.loaders.ocr_sections import line_sections
-from service.retrieval import Passage
+from service.answering.retrieval import Passage
 
 
 def test_segments_grouped_by_words_and_pauses() -> None:

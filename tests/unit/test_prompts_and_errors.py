@@ -11,8 +11,8 @@ from core.errors import (
     PayloadTooLargeError,
     UnsupportedTypeError,
 )
+from service.answering.prompts import cited_numbers, clean_for_prompt
 from service.errors import error_body, status_for
-from service.prompts import cited_numbers, clean_for_prompt
 
 
 def test_cited_numbers_in_order_without_repeats() -> None:

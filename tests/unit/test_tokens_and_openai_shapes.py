@@ -8,8 +8,8 @@ import pytest
 
 from core.db.session import Database
 from core.errors import InvalidInputError, NotFoundError
-from service.openai_api import ChatRequest, EmbeddingRequest, openai_error, parse
-from service.tokens import TokenStore, hash_token, is_loopback
+from service.openai_compat.schemas import ChatRequest, EmbeddingRequest, openai_error, parse
+from service.tokens.service import TokenStore, hash_token, is_loopback
 
 
 @pytest.fixture

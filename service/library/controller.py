@@ -14,7 +14,7 @@ from sqlalchemy import select
 
 from core.db.models import Document
 from core.errors import InvalidInputError
-from service.library import Library
+from service.library.service import Library
 from service.schemas import DocumentOut, Id
 
 

@@ -12,15 +12,15 @@ from typing import Any
 
 from core.errors import InvalidInputError
 from core.settings import TASKS, HearthSettings
-from service.conversations import ConversationStore
-from service.grounding import Grounding, check, strip_invalid
+from service.answering.conversations import ConversationStore
+from service.answering.grounding import Grounding, check, strip_invalid
+from service.answering.prompts import DONT_KNOW, clean_for_prompt
+from service.answering.records import AnswerRecords
+from service.answering.retrieval import Filters, Passage, Retriever
 from service.llm.base import ChatMessage, LLMRuntime, SamplingParams
 from service.llm.pool import ModelPool, ModelSlot
 from service.llm.queue import Ticket
-from service.prompts import DONT_KNOW, clean_for_prompt
-from service.records import AnswerRecords
-from service.retrieval import Filters, Passage, Retriever
-from service.templates import RenderedPrompt, TemplateService
+from service.templates.service import RenderedPrompt, TemplateService
 
 log = logging.getLogger(__name__)
 

@@ -15,9 +15,9 @@ from litestar.datastructures import State
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from core.errors import HearthError
-from service.answers import AnswerService, AskOptions, Event, validate_question
+from service.answering.answers import AnswerService, AskOptions, Event, validate_question
 from service.errors import error_body
-from service.library import valid_collection
+from service.library.service import valid_collection
 from service.llm.queue import Ticket
 from service.schemas import AskRequest, AskResponse
 

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.errors import ConflictError
-from service.answers import AnswerService
+from service.answering.answers import AnswerService
+from service.answering.retrieval import Filters
 from service.llm.base import ChatMessage, SamplingParams
-from service.retrieval import Filters
 
 
 @dataclass
@@ -75,7 +75,7 @@ def replay(service: AnswerService, answer_id: int) -> ReplayResult:
     if passages:
         text, _ = service.postprocess(text, passages)
     else:
-        from service.prompts import DONT_KNOW
+        from service.answering.prompts import DONT_KNOW
 
         text = DONT_KNOW
     original = [r["chunk_id"] for r in rec.retrieved]

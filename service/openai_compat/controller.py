@@ -15,7 +15,16 @@ from litestar.response import Stream
 
 from core.errors import HearthError, InvalidInputError, OverloadedError
 from service.errors import http_error_detail, status_for
-from service.openai_api import (
+from service.openai_compat.chat import (
+    ChatPlan,
+    Finish,
+    Piece,
+    in_thread,
+    model_ids,
+    plan_chat,
+    run_chat,
+)
+from service.openai_compat.schemas import (
     ChatRequest,
     EmbeddingRequest,
     chunk,
@@ -27,7 +36,6 @@ from service.openai_api import (
     unknown_model,
     usage,
 )
-from service.openai_chat import ChatPlan, Finish, Piece, in_thread, model_ids, plan_chat, run_chat
 from service.state import Hearth
 
 log = logging.getLogger(__name__)

@@ -10,7 +10,7 @@ import click
 
 from core.db.session import Database
 from core.settings import HearthSettings
-from service.templates import TemplateService, TemplateVersion
+from service.templates.service import TemplateService, TemplateVersion
 
 
 def _service(settings: HearthSettings) -> TemplateService:

@@ -9,7 +9,7 @@ from litestar import Controller, get, post
 from litestar.datastructures import State
 
 from service.schemas import BodyId, Id
-from service.templates import TemplateService, TemplateVersion
+from service.templates.service import TemplateService, TemplateVersion
 
 
 @dataclass

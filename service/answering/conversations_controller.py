@@ -8,10 +8,10 @@ from anyio import to_thread
 from litestar import Controller, delete, get, patch, post
 from litestar.datastructures import State
 
-from service.answers import AnswerService
-from service.conversations import ConversationOut, MessageOut
-from service.records import AnswerRecordOut
-from service.replay import ReplayResult, replay
+from service.answering.answers import AnswerService
+from service.answering.conversations import ConversationOut, MessageOut
+from service.answering.records import AnswerRecordOut
+from service.answering.replay import ReplayResult, replay
 from service.schemas import Id
 
 

@@ -17,11 +17,11 @@ from sqlalchemy import select
 
 from core.db.models import Document
 from core.errors import InvalidInputError
-from service.answers import AskOptions, validate_question
+from service.answering.answers import AskOptions, validate_question
 from service.llm.base import ChatMessage, SamplingParams
 from service.llm.pool import ModelSlot
 from service.llm.queue import Ticket
-from service.openai_api import ChatRequest, unknown_model
+from service.openai_compat.schemas import ChatRequest, unknown_model
 from service.state import Hearth
 
 RAG = "hearth-rag"

@@ -17,7 +17,7 @@ from litestar import Controller, Request, get
 from litestar.enums import ScopeType
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
-from service.tokens import TokenStore, is_loopback
+from service.tokens.service import TokenStore, is_loopback
 
 log = logging.getLogger(__name__)
 

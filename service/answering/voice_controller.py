@@ -13,8 +13,8 @@ from litestar.enums import RequestEncodingType
 from litestar.params import Body
 
 from core.errors import InvalidInputError
+from service.answering.voice import VoiceService
 from service.schemas import VoiceAskResponse
-from service.voice import VoiceService
 
 
 @dataclass

@@ -10,7 +10,7 @@ from typing import Any, BinaryIO
 
 from core.errors import InvalidInputError, LoaderError, PayloadTooLargeError
 from core.speech import SAMPLE_RATE, SpeechModel, Transcript, decode
-from service.answers import Answer, AnswerService
+from service.answering.answers import Answer, AnswerService
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from service.prompts import DONT_KNOW, cited_numbers
+from service.answering.prompts import DONT_KNOW, cited_numbers
 
 _NUMBER = re.compile(r"(?<![\w.])\d[\d,.]*\d|(?<![\w.])\d(?![\w])")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)

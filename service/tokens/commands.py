@@ -8,7 +8,7 @@ import click
 
 from core.db.session import Database
 from core.settings import HearthSettings
-from service.tokens import TokenInfo, TokenStore
+from service.tokens.service import TokenInfo, TokenStore
 
 
 def token_store(settings: HearthSettings) -> TokenStore:

@@ -14,6 +14,7 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin
 
 from core.settings import HearthSettings
+from service import __version__
 from service.answering.ask_controller import AskController
 from service.answering.conversations_controller import AnswerController, ConversationController
 from service.answering.voice_controller import VoiceAskController
@@ -76,7 +77,7 @@ def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litest
         request_max_body_size=settings.server.max_upload_bytes,
         openapi_config=OpenAPIConfig(
             title="Hearth",
-            version="0.1.0",
+            version=__version__,
             description="A private assistant that answers from your own files.",
             use_handler_docstrings=True,
             # Only the raw document: the HTML renderers load scripts from CDNs.

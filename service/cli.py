@@ -16,6 +16,7 @@ from core.errors import ConfigError, HearthError
 from core.logs import configure_logging
 from core.settings import TASKS, HearthSettings, load_settings
 from ingest.commands import formats_command, ingest_command, remove_command, watch_command
+from service import __version__
 from service.evaluation.commands import eval_command, models_bench_command
 from service.templates.commands import templates
 from service.tokens.commands import tokens
@@ -50,7 +51,7 @@ class HearthGroup(click.Group):
     default=None,
     help="WARNING by default; DEBUG may log your text.",
 )
-@click.version_option("0.1.0", prog_name="hearth")
+@click.version_option(__version__, prog_name="hearth")
 @click.pass_context
 def cli(
     ctx: click.Context, data_dir: Path | None, model: str | None, log_level: str | None

@@ -86,8 +86,7 @@ class Metrics:
 
     def bind(self, hearth: Hearth) -> None:
         """Observe this Hearth's models and read its state at every scrape."""
-        if hearth.pool is not None:
-            hearth.pool.observers.append(self.observe_generation)
+        hearth.pool.observers.append(self.observe_generation)
         self.registry.register(HearthCollector(hearth))
 
     def render(self) -> bytes:
@@ -121,8 +120,7 @@ class HearthCollector(Collector):
         rejected = CounterMetricFamily(
             "hearth_llm_queue_rejected", "Requests refused (429) by a full queue.", labels=["model"]
         )
-        pool = self.hearth.pool
-        for name, slot in (pool.slots if pool else {}).items():
+        for name, slot in self.hearth.pool.slots.items():
             snap = slot.queue.snapshot()
             waiting.add_metric([name], snap["waiting"])
             running.add_metric([name], 1 if snap["running"] else 0)

@@ -18,7 +18,6 @@ from service.answering.answers import AnswerService
 from service.answering.retrieval import Retriever
 from service.answering.voice import VoiceService
 from service.library.service import Library
-from service.llm import LLMRuntime
 from service.llm.planner import MemoryPlan, plan_from_settings
 from service.llm.pool import ModelPool
 from service.templates.service import TemplateService
@@ -36,11 +35,10 @@ class Hearth:
     settings: HearthSettings
     kb: KnowledgeBase
     embedder: Embedder
-    llm: LLMRuntime
+    pool: ModelPool
     answers: AnswerService
     repair: RepairReport
     timings: dict[str, float] = field(default_factory=dict)
-    pool: ModelPool | None = None
     plan: MemoryPlan | None = None
     memory: dict[str, Any] = field(default_factory=dict)
 
@@ -70,7 +68,7 @@ class Hearth:
         return VoiceService(self.speech, self.answers)
 
     @classmethod
-    def start(cls, settings: HearthSettings, *, load_llm: bool = True) -> Hearth:
+    def start(cls, settings: HearthSettings) -> Hearth:
         """Plan memory (refuse when over budget), migrate and repair the stores, load and warm
         up the embedder and every model."""
         plan = plan_from_settings(settings)
@@ -111,32 +109,28 @@ class Hearth:
             settings,
             kb,
             embedder,
-            pool.default.runtime,
+            pool,
             answers,
             report,
             timings,
-            pool,
             plan,
             memory,
         )
 
     def system(self) -> dict[str, Any]:
         """Plan versus measured memory, warm-up and queue figures (``GET /api/system``)."""
-        models = self.pool.snapshot() if self.pool else {}
+        models = self.pool.snapshot()
         return {
             "plan": self.plan.as_dict() if self.plan else None,
             "memory": {**self.memory, "rss_now": current_rss()},
-            "mlock": self.pool.mlock if self.pool else None,
+            "mlock": self.pool.mlock,
             "timings": self.timings,
             "models": models,
         }
 
     def close(self) -> None:
         """Free the models and persist the stores."""
-        if self.pool:
-            self.pool.close()
-        else:
-            self.llm.close()
+        self.pool.close()
         if "speech" in self.__dict__:
             self.speech.holder.unload()
         self.kb.close()

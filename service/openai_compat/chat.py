@@ -37,7 +37,7 @@ def collections(hearth: Hearth) -> list[str]:
 
 def model_ids(hearth: Hearth) -> list[str]:
     """Every chat model name: the pool's models, then the retrieval-augmented assistants."""
-    names = list(hearth.pool.slots) if hearth.pool else [hearth.llm.model_name]
+    names = list(hearth.pool.slots)
     return [*names, RAG, *(f"{RAG}:{c}" for c in collections(hearth))]
 
 

@@ -27,8 +27,6 @@ class SystemController(Controller):
         """Configured models: name, backend, sha256, quantization, context, planned memory,
         and which tasks route to each."""
         pool = state.hearth.pool
-        if pool is None:
-            return []
         out = []
         for name, slot in pool.slots.items():
             info = slot.info()

@@ -19,4 +19,6 @@ class HealthController(Controller):
         """The service is up and its model is loaded; counts of what it knows."""
         hearth = state.hearth
         stats = hearth.kb.stats()
-        return Health("ok", hearth.llm.model_name, stats["documents"], stats["chunks"])
+        return Health(
+            "ok", hearth.pool.default.runtime.model_name, stats["documents"], stats["chunks"]
+        )

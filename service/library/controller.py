@@ -10,7 +10,6 @@ from litestar import Controller, delete, get, post
 from litestar.datastructures import State, UploadFile
 from litestar.enums import RequestEncodingType
 from litestar.params import Body
-from sqlalchemy import select
 
 from core.db.models import Document
 from core.errors import InvalidInputError
@@ -87,11 +86,8 @@ class DocumentController(Controller):
     @get("/", sync_to_thread=True)
     def list_documents(self, state: State, collection: str | None = None) -> list[DocumentOut]:
         """Every document (of one collection, if given) with its status and chunk count."""
-        with state.hearth.kb.db.session() as s:
-            q = select(Document).order_by(Document.path)
-            if collection:
-                q = q.where(Document.collection == collection)
-            return [document_out(d) for d in s.scalars(q).all()]
+        library: Library = state.hearth.library
+        return [document_out(d) for d in library.documents(collection)]
 
     @get("/{document_id:int}", sync_to_thread=True)
     def get_document(self, document_id: Id, state: State) -> DocumentDetail:

@@ -99,6 +99,14 @@ class Library:
             doc_id = s.scalar(select(Document.id).where(Document.path == str(path)))
         return UploadResult(result, doc_id)
 
+    def documents(self, collection: str | None = None) -> list[Document]:
+        """Every document (of one collection, if given), by path."""
+        with self.kb.db.session() as s:
+            q = select(Document).order_by(Document.path)
+            if collection:
+                q = q.where(Document.collection == collection)
+            return list(s.scalars(q).all())
+
     def get(self, document_id: int) -> tuple[Document, list[Chunk]]:
         """A document and its chunks."""
         with self.kb.db.session() as s:

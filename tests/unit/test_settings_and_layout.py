@@ -64,12 +64,20 @@ def _imports(path: Path) -> set[str]:
 
 
 @pytest.mark.parametrize(
-    ("package", "forbidden"), [("core", {"ingest", "service"}), ("ingest", {"service"})]
+    ("package", "pattern", "forbidden"),
+    [
+        ("core", "*.py", {"ingest", "service", "litestar"}),
+        ("ingest", "*.py", {"service", "litestar"}),
+        # Controllers speak HTTP and call their feature's service; SQL stays in the services.
+        ("service", "*controller*.py", {"sqlalchemy"}),
+    ],
 )
-def test_imports_go_one_way(package: str, forbidden: set[str]) -> None:
+def test_imports_go_one_way(package: str, pattern: str, forbidden: set[str]) -> None:
+    files = list((REPO / package).rglob(pattern))
+    assert files, f"no {pattern} under {package}/"
     offenders = {
         str(p.relative_to(REPO)): sorted(_imports(p) & forbidden)
-        for p in (REPO / package).rglob("*.py")
+        for p in files
         if _imports(p) & forbidden
     }
     assert offenders == {}

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from anyio import to_thread
@@ -16,6 +15,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from core.errors import HearthError
 from service.answering.answers import AnswerService, AskOptions, Event, validate_question
+from service.bridge import in_thread
 from service.errors import error_body
 from service.library.service import valid_collection
 from service.llm.queue import Ticket
@@ -33,36 +33,19 @@ async def stream_events(
 ) -> AsyncIterator[Event]:
     """Run the answer in a worker thread and hand its events over; if the client goes, stop it
     and free its queue place at once."""
-    stop = threading.Event()
-    loop = asyncio.get_running_loop()
-    queue: asyncio.Queue[Event | None] = asyncio.Queue()
 
-    def put(item: Event | None) -> None:
-        loop.call_soon_threadsafe(queue.put_nowait, item)
-
-    def work() -> None:
+    def work(stop: threading.Event) -> Iterator[Event]:
         try:
-            for event in service.stream(question, stop, ticket=ticket, options=options, task=task):
-                put(event)
-                if stop.is_set():
-                    break
+            yield from service.stream(question, stop, ticket=ticket, options=options, task=task)
         except HearthError as exc:
-            put(Event("error", error_body(exc)))
+            yield Event("error", error_body(exc))
         except Exception as exc:
             log.error("answer failed with %s", type(exc).__name__)
             log.debug("answer failure", exc_info=exc)
-            put(Event("error", {"error": "InternalError", "detail": "generation failed"}))
-        finally:
-            put(None)
+            yield Event("error", {"error": "InternalError", "detail": "generation failed"})
 
-    threading.Thread(target=work, name="hearth-answer", daemon=True).start()
-    try:
-        while (event := await queue.get()) is not None:
-            yield event
-    finally:
-        stop.set()
-        if ticket is not None:
-            ticket.release("cancelled")
+    async for event in in_thread(work, ticket, "hearth-answer"):
+        yield event
 
 
 def ask_options(service: AnswerService, data: AskRequest) -> AskOptions:

@@ -7,11 +7,10 @@ AnswerService with retrieval (over one collection when named), and the sources c
 
 from __future__ import annotations
 
-import asyncio
 import threading
-from collections.abc import AsyncGenerator, Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 from sqlalchemy import select
 
@@ -25,7 +24,6 @@ from service.openai_compat.schemas import ChatRequest, unknown_model
 from service.state import Hearth
 
 RAG = "hearth-rag"
-T = TypeVar("T")
 
 
 def collections(hearth: Hearth) -> list[str]:
@@ -137,40 +135,3 @@ def run_chat(
                 "answer_id": event.data["answer_id"],
             }
             yield Finish(reply, int(event.data["timings"].get("completion_tokens", 0)), extension)
-
-
-async def in_thread(
-    work: Callable[[threading.Event], Iterator[T]], ticket: Ticket
-) -> AsyncGenerator[T, None]:
-    """Run ``work`` in a worker thread and hand its items over; an error is raised here. If the
-    consumer goes away, the work is stopped and its queue place freed at once."""
-    stop = threading.Event()
-    loop = asyncio.get_running_loop()
-    queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
-
-    def put(kind: str, item: Any) -> None:
-        loop.call_soon_threadsafe(queue.put_nowait, (kind, item))
-
-    def runner() -> None:
-        try:
-            for item in work(stop):
-                put("item", item)
-                if stop.is_set():
-                    break
-        except BaseException as exc:  # handed to the consumer, which raises it
-            put("error", exc)
-        finally:
-            put("end", None)
-
-    threading.Thread(target=runner, name="hearth-openai", daemon=True).start()
-    try:
-        while True:
-            kind, item = await queue.get()
-            if kind == "end":
-                return
-            if kind == "error":
-                raise item
-            yield item
-    finally:
-        stop.set()
-        ticket.release("cancelled")

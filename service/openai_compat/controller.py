@@ -14,12 +14,12 @@ from litestar.exceptions import HTTPException
 from litestar.response import Stream
 
 from core.errors import HearthError, InvalidInputError, OverloadedError
+from service.bridge import in_thread
 from service.errors import http_error_detail, status_for
 from service.openai_compat.chat import (
     ChatPlan,
     Finish,
     Piece,
-    in_thread,
     model_ids,
     plan_chat,
     run_chat,
@@ -134,7 +134,9 @@ class OpenAIController(Controller):
         req = parse(ChatRequest, data)
         plan = await to_thread.run_sync(plan_chat, hearth, req)
         ticket = plan.slot.queue.admit()  # a full queue is a 429 before anything starts
-        items = in_thread(lambda stop: run_chat(hearth, plan, ticket, stop), ticket)
+        items = in_thread(
+            lambda stop: run_chat(hearth, plan, ticket, stop), ticket, "hearth-openai"
+        )
         if req.stream:
             return Stream(
                 _chunks(plan, items, req.include_usage()),

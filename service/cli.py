@@ -17,6 +17,7 @@ from core.logs import configure_logging
 from core.settings import TASKS, HearthSettings, load_settings
 from ingest.commands import formats_command, ingest_command, remove_command, watch_command
 from service.evaluation.commands import eval_command, models_bench_command
+from service.readaloud.commands import say_command, speak_answer
 from service.template_commands import templates
 from service.token_commands import tokens
 
@@ -81,6 +82,7 @@ cli.add_command(tokens)
 cli.add_command(formats_command)
 cli.add_command(watch_command)
 cli.add_command(eval_command)
+cli.add_command(say_command)
 
 
 @cli.command()
@@ -167,6 +169,13 @@ def _refuse_open_bind(settings: HearthSettings, host: str) -> None:
     default=None,
     help="qa (default), summarize, translate, code or write: picks the template.",
 )
+@click.option("--speak", is_flag=True, help="Read the answer aloud (plays it; see --speak-to).")
+@click.option(
+    "--speak-to",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    default=None,
+    help="Read the answer aloud into this WAV file instead of playing it (implies --speak).",
+)
 @click.pass_obj
 def ask(
     settings: HearthSettings,
@@ -175,8 +184,11 @@ def ask(
     as_json: bool,
     collection: str | None,
     task: str | None,
+    speak: bool,
+    speak_to: Path | None,
 ) -> None:
-    """Answer QUESTION (or the question spoken in --audio FILE), citing sources."""
+    """Answer QUESTION (or the question spoken in --audio FILE), citing sources; --speak reads
+    the answer (not the sources) aloud."""
     from service.answers import AskOptions
     from service.state import Hearth
 
@@ -201,6 +213,8 @@ def ask(
                 done = event.data
     finally:
         hearth.close()
+    if speak or speak_to:
+        speak_answer(settings, str(done.get("answer", "")), speak_to)
     if as_json:
         if transcript is not None:
             done = {"transcript": transcript, **done}

@@ -31,6 +31,7 @@ from service.controllers import (
 )
 from service.errors import EXCEPTION_HANDLERS
 from service.metrics import Metrics
+from service.openai_compat.audio import OpenAIAudioController
 from service.openapi_doc import document_responses
 from service.state import Hearth, start_watcher
 from service.tokens import TokenStore
@@ -70,6 +71,7 @@ def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litest
             EvaluationController,
             *ui_routes(),
             OpenAIController,
+            OpenAIAudioController,
             MetricsController,
             AuthController,
         ],

@@ -16,6 +16,7 @@ from core.errors import ConfigError, HearthError
 from core.logs import configure_logging
 from core.settings import TASKS, HearthSettings, load_settings
 from ingest.commands import formats_command, ingest_command, remove_command, watch_command
+from service.backup.commands import backup_command, restore_command
 from service.evaluation.commands import eval_command, models_bench_command
 from service.readaloud.commands import say_command, speak_answer
 from service.template_commands import templates
@@ -83,6 +84,8 @@ cli.add_command(formats_command)
 cli.add_command(watch_command)
 cli.add_command(eval_command)
 cli.add_command(say_command)
+cli.add_command(backup_command)
+cli.add_command(restore_command)
 
 
 @cli.command()

@@ -18,6 +18,7 @@ from core.settings import TASKS, HearthSettings, load_settings
 from ingest.commands import formats_command, ingest_command, remove_command, watch_command
 from service.backup.commands import backup_command, restore_command
 from service.evaluation.commands import eval_command, models_bench_command
+from service.portable.commands import models_list_command
 from service.readaloud.commands import say_command, speak_answer
 from service.template_commands import templates
 from service.token_commands import tokens
@@ -327,24 +328,7 @@ def models() -> None:
 
 
 models.add_command(models_bench_command)
-
-
-@models.command("list")
-@click.pass_obj
-def models_list(settings: HearthSettings) -> None:
-    """Bundled models and whether they are ready."""
-    from core.bundled import LLM_NAMES, PACKAGED, SPLIT_GGUFS, assembled_ok, package_dir
-
-    for name in LLM_NAMES:
-        if name in SPLIT_GGUFS:
-            ready = assembled_ok(SPLIT_GGUFS[name], settings.models_dir)
-            state = "assembled" if ready else "not assembled (hearth models assemble)"
-        else:
-            state = "installed" if package_dir(PACKAGED[name].package) else "missing"
-        click.echo(f"{name:22} llm        {state}")
-    for name in ("all-MiniLM-L6-v2", "whisper-tiny.en"):
-        state = "installed" if package_dir(PACKAGED[name].package) else "missing"
-        click.echo(f"{name:22} {'embedder' if 'MiniLM' in name else 'speech':10} {state}")
+models.add_command(models_list_command)
 
 
 @models.command("assemble")

@@ -18,6 +18,7 @@ from core.settings import TASKS, HearthSettings, load_settings
 from ingest.commands import formats_command, ingest_command, remove_command, watch_command
 from service.backup.commands import backup_command, restore_command
 from service.evaluation.commands import eval_command, models_bench_command
+from service.portable.bundle_commands import export_command, import_command
 from service.portable.commands import models_list_command
 from service.readaloud.commands import say_command, speak_answer
 from service.template_commands import templates
@@ -87,6 +88,8 @@ cli.add_command(eval_command)
 cli.add_command(say_command)
 cli.add_command(backup_command)
 cli.add_command(restore_command)
+cli.add_command(export_command)
+cli.add_command(import_command)
 
 
 @cli.command()

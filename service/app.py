@@ -15,6 +15,7 @@ from litestar.openapi.plugins import JsonRenderPlugin
 
 from core.settings import HearthSettings
 from service.auth import AuthController, GateMiddleware
+from service.backup.controller import BackupController
 from service.controllers import (
     AnswerController,
     AskController,
@@ -72,6 +73,7 @@ def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litest
             *ui_routes(),
             OpenAIController,
             OpenAIAudioController,
+            BackupController,
             MetricsController,
             AuthController,
         ],

@@ -12,6 +12,7 @@ from typing import Any
 
 from core.errors import InvalidInputError
 from core.settings import TASKS, HearthSettings
+from service.answering.context import check_fits, overflow, prompt_tokens
 from service.conversations import ConversationStore
 from service.grounding import Grounding, check, strip_invalid
 from service.llm.base import ChatMessage, LLMRuntime, SamplingParams
@@ -175,6 +176,39 @@ class AnswerService:
             "language": self.settings.llm.translate_to,
         }
 
+    def _messages(
+        self,
+        template: str,
+        version: int | None,
+        question: str,
+        passages: list[Passage],
+        history: list[dict[str, str]],
+    ) -> tuple[RenderedPrompt, list[ChatMessage]]:
+        prompt = self.templates.render(
+            template, self.variables(question, passages, history), version
+        )
+        messages: list[ChatMessage] = [{"role": "system", "content": prompt.system}]
+        messages += [ChatMessage(role=t["role"], content=t["content"]) for t in history]
+        messages.append({"role": "user", "content": prompt.user})
+        return prompt, messages
+
+    def check_question(
+        self, llm: LLMRuntime, question: str, template: str, max_tokens: int
+    ) -> None:
+        """``ContextOverflowError`` (400) when the question alone, in the template without
+        passages or history, leaves less than ``max_tokens`` of the model's context."""
+        _, messages = self._messages(template, None, question, [], [])
+        check_fits(llm, messages, max_tokens, f"the question ({llm.count_tokens(question)} tokens)")
+
+    def check_request(
+        self, question: str, ticket: Ticket, task: str | None, options: AskOptions | None = None
+    ) -> None:
+        """The question checked in tokens on the model the ticket is for, before a response
+        starts (so a streamed request gets a 400, not an SSE error)."""
+        params = (options.sampling if options else None) or self.sampling()
+        llm = self.pool.slots[ticket.queue.name].runtime
+        self.check_question(llm, question, template_for(task), params.max_tokens)
+
     def _fit(
         self,
         llm: LLMRuntime,
@@ -190,19 +224,17 @@ class AnswerService:
         budget = llm.n_ctx - max_tokens
         history = history[-MAX_HISTORY_TURNS:]
         while True:
-            prompt = self.templates.render(
-                template, self.variables(question, passages, history), version
-            )
-            messages: list[ChatMessage] = [{"role": "system", "content": prompt.system}]
-            messages += [ChatMessage(role=t["role"], content=t["content"]) for t in history]
-            messages.append({"role": "user", "content": prompt.user})
-            used = sum(llm.count_tokens(m["content"]) + 8 for m in messages)
-            if used <= budget or (not history and len(passages) <= 1):
+            prompt, messages = self._messages(template, version, question, passages, history)
+            used = prompt_tokens(llm, messages)
+            if used <= budget:
                 return prompt, messages, passages, history
             if history:
                 history = history[2:] if len(history) > 1 else []
-            else:
+            elif len(passages) > 1:
                 passages = passages[:-1]
+            else:
+                what = "the question with the best passage" if passages else "the question"
+                raise overflow(llm, used, max_tokens, what)
 
     def _condense(
         self,
@@ -213,16 +245,22 @@ class AnswerService:
         stop: threading.Event,
     ) -> str:
         """A follow-up rewritten as a standalone question (the turn is kept for the answer)."""
+        params = SamplingParams(0.0, 1.0, 96, self.settings.llm.seed)
+        history = history[-MAX_HISTORY_TURNS:]
+        llm = slot.runtime
+        while history:  # the oldest turns go until the prompt fits
+            prompt = self.templates.render(
+                "condense-question", self.variables(question, [], history)
+            )
+            messages: list[ChatMessage] = [
+                {"role": "system", "content": prompt.system},
+                {"role": "user", "content": prompt.user},
+            ]
+            if prompt_tokens(llm, messages) <= llm.n_ctx - params.max_tokens:
+                break
+            history = history[2:] if len(history) > 1 else []
         if not history:
             return question
-        prompt = self.templates.render(
-            "condense-question", self.variables(question, [], history[-MAX_HISTORY_TURNS:])
-        )
-        messages: list[ChatMessage] = [
-            {"role": "system", "content": prompt.system},
-            {"role": "user", "content": prompt.user},
-        ]
-        params = SamplingParams(0.0, 1.0, 96, self.settings.llm.seed)
         text = "".join(self.pool.generate(slot, ticket, messages, params, stop, release=False))
         standalone = text.strip().strip('"').splitlines()[0].strip() if text.strip() else ""
         return standalone or question
@@ -269,6 +307,7 @@ class AnswerService:
         llm = slot.runtime
         started = time.perf_counter()
         params = options.sampling or self.sampling()
+        self.check_question(llm, question, template, params.max_tokens)  # before any model call
         standalone = self._condense(slot, ticket, question, history, stop)
         filters = Filters(collection=options.collection)
         found = self.retriever.retrieve(standalone, filters=filters)

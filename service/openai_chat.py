@@ -17,6 +17,7 @@ from sqlalchemy import select
 
 from core.db.models import Document
 from core.errors import InvalidInputError
+from service.answering.context import check_fits
 from service.answers import AskOptions, validate_question
 from service.llm.base import ChatMessage, SamplingParams
 from service.llm.pool import ModelSlot
@@ -88,16 +89,14 @@ def plan_chat(hearth: Hearth, req: ChatRequest) -> ChatPlan:
         raise unknown_model(req.model, model_ids(hearth))
     cfg = hearth.settings.llm
     llm = slot.runtime
-    prompt = question if question is not None else "\n".join(m["content"] for m in messages)
-    prompt_tokens = llm.count_tokens(prompt) + 4 * len(messages)
     max_tokens = req.max_completion_tokens or req.max_tokens or cfg.max_tokens
-    room = llm.n_ctx - prompt_tokens
-    if room < 16:
-        raise InvalidInputError(
-            f"messages: about {prompt_tokens} tokens do not fit the {llm.n_ctx}-token context "
-            f"of {slot.config.name}",
-            field="messages",
-        )
+    if question is not None:  # the answer prompt is fitted later; the question must fit alone
+        prompt_tokens = llm.count_tokens(question)
+        room = llm.n_ctx // 2  # at least half the context stays for the passages
+        hearth.answers.check_question(llm, question, "qa", min(max_tokens, room))
+    else:
+        prompt_tokens = check_fits(llm, messages, 16, "the messages")
+        room = llm.n_ctx - prompt_tokens
     params = SamplingParams(
         temperature=cfg.temperature if req.temperature is None else req.temperature,
         top_p=cfg.top_p if req.top_p is None else req.top_p,

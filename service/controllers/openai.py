@@ -14,7 +14,7 @@ from litestar.exceptions import HTTPException
 from litestar.response import Stream
 
 from core.errors import HearthError, InvalidInputError, OverloadedError
-from service.errors import http_error_detail, status_for
+from service.errors import http_error_detail, log_unexpected, status_for
 from service.openai_api import (
     ChatRequest,
     EmbeddingRequest,
@@ -58,8 +58,7 @@ def _other_error(_: Request[Any, Any, Any], exc: Exception) -> Response[dict[str
         param = str(wrong[0]["key"]) if wrong else None
         body = openai_error(exc.status_code, message, param, None)
         return Response(body, status_code=exc.status_code, media_type=MediaType.JSON)
-    log.error("unexpected %s on an OpenAI route", type(exc).__name__)
-    log.debug("unexpected error", exc_info=exc)
+    log_unexpected(log, "an OpenAI request", exc)
     body = openai_error(500, "an unexpected error occurred", None, None)
     return Response(body, status_code=500, media_type=MediaType.JSON)
 
@@ -173,8 +172,7 @@ async def _chunks(
     except HearthError as exc:
         yield sse(openai_error(status_for(exc), exc.message, exc.field, None))
     except Exception as exc:
-        log.error("generation failed with %s", type(exc).__name__)
-        log.debug("generation failure", exc_info=exc)
+        log_unexpected(log, "an OpenAI generation", exc)
         yield sse(openai_error(500, "generation failed", None, None))
     finally:
         await items.aclose()  # the client may have gone: stop generating, free the queue

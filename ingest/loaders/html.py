@@ -9,6 +9,7 @@ from typing import Any
 from core.errors import LoaderError
 from core.types import Section
 from ingest.loaders.base import register
+from ingest.loaders.refmarks import drop_html_markers
 from ingest.loaders.sections import SectionBuilder
 from ingest.loaders.text import decode_text
 
@@ -56,6 +57,7 @@ def html_sections(html: str) -> list[Section]:
     root = root or soup.find("article") or soup.body or soup
     for tag in root(_DROP_TAGS):
         tag.decompose()
+    drop_html_markers(root)
     for tag in root.find_all(True):
         # ``tag.decomposed`` would search the tag's whole subtree (bs4 looks ``_decomposed`` up as
         # a child tag when unset): quadratic on deeply nested pages, so read the flag directly.

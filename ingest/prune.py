@@ -34,9 +34,7 @@ def prune_folders(
     known: set[str] = set()
     for root in roots:
         known.update(str(p) for p in sync.documents_under(root))
-    gone = {
-        Path(k) for k in known - here if not Path(k).is_relative_to(uploads)
-    }
+    gone = {Path(k) for k in known - here if not Path(k).is_relative_to(uploads)}
     if not gone:
         return [], set()
     new = {f for f in files if str(f) not in known and rules.root_of(f) is not None}

@@ -12,7 +12,8 @@ from typing import Any
 
 from core.errors import InvalidInputError
 from core.settings import TASKS, HearthSettings
-from service.answering.context import check_fits, overflow, prompt_tokens
+from service.answering.injection import check_answer, without_instructions
+from service.answering.context import check_fits, counted_tokens, overflow, prompt_tokens
 from service.conversations import ConversationStore
 from service.grounding import Grounding, check, strip_invalid
 from service.llm.base import ChatMessage, LLMRuntime, SamplingParams
@@ -28,6 +29,10 @@ log = logging.getLogger(__name__)
 MAX_QUESTION_CHARS = 4000
 #: Turns of history kept at most before the token budget is applied.
 MAX_HISTORY_TURNS = 12
+FOLLOWED_INSTRUCTION = (
+    "The reply followed an instruction written inside one of your documents instead of "
+    "answering, so it is not shown; here are the passages that seem most relevant:"
+)
 NOT_VERIFIED = (
     "I could not check this answer against your documents, so here are the passages that "
     "seem most relevant instead:"
@@ -353,7 +358,7 @@ class AnswerService:
     ) -> Answer:
         started, retrieved, first, ended = clock
         passages = turn.passages
-        text, verdict = self.postprocess(text, passages)
+        text, verdict = self.postprocess(text, passages, turn.standalone)
         by_number = {p.number: p for p in passages}
         citations = [by_number[n].as_dict() for n in verdict.cited]
         tokens = llm.count_tokens(text) if text else 0
@@ -364,6 +369,8 @@ class AnswerService:
             "ttft_s": round(first - started, 4),
             "total_s": round(ended - started, 4),
             "completion_tokens": tokens,
+            # the whole prompt the model read (template, history, passages, question)
+            "prompt_tokens": counted_tokens(llm, turn.messages) if generated else 0,
             "tokens_per_s": (
                 round(tokens / max(ended - first, 1e-9), 2) if tokens > 1 and generated else 0.0
             ),
@@ -394,12 +401,24 @@ class AnswerService:
                 )
         return answer
 
-    def postprocess(self, text: str, passages: list[Passage]) -> tuple[str, Grounding]:
+    def postprocess(
+        self, text: str, passages: list[Passage], question: str = ""
+    ) -> tuple[str, Grounding]:
         """Check citations and grounding; drop citations of passages not retrieved; replace an
         unverified answer by the passages when ``grounding.on_fail`` is ``replace``."""
         verdict = check(text, {p.number: p.text for p in passages})
         if verdict.invalid_citations:
             text = strip_invalid(text, verdict.invalid_citations)
+        injected = check_answer(
+            text, question, {p.number: p.text for p in passages}, list(verdict.cited)
+        )
+        if injected.followed:  # never shown as the answer: the passages, instructions left out
+            log.warning("an answer followed an instruction from a passage: %s", injected.reason)
+            verdict.unsupported = [*verdict.unsupported, f"injection: {injected.reason}"]
+            shown = passages[:2]
+            return FOLLOWED_INSTRUCTION + "\n" + "\n".join(
+                f"[{p.number}] {p.label}: {without_instructions(p.text)[:300]}" for p in shown
+            ), verdict
         if not verdict.grounded and self.settings.grounding.on_fail == "replace" and passages:
             cited = [p for p in passages if p.number in verdict.cited] or passages[:2]
             text = (

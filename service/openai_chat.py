@@ -56,6 +56,8 @@ class Finish:
     text: str
     completion_tokens: int
     extension: dict[str, Any] | None = field(default=None)
+    #: Tokens of the whole prompt the model read (passages included); 0: the plan's count.
+    prompt_tokens: int = 0
 
 
 @dataclass
@@ -85,6 +87,12 @@ def plan_chat(hearth: Hearth, req: ChatRequest) -> ChatPlan:
         if not users:
             raise InvalidInputError("messages: a user message is needed", field="messages")
         question = validate_question(users[-1])
+        if req.response_format is not None and req.json_schema() is not None:
+            raise InvalidInputError(
+                f"response_format: {RAG} answers in cited prose; use a model's own name "
+                f"({', '.join(pool.slots)}) for JSON output",
+                field="response_format",
+            )
     else:
         raise unknown_model(req.model, model_ids(hearth))
     cfg = hearth.settings.llm
@@ -103,6 +111,7 @@ def plan_chat(hearth: Hearth, req: ChatRequest) -> ChatPlan:
         max_tokens=min(max_tokens, room),
         seed=cfg.seed if req.seed is None else req.seed,
         stop=req.stops(),
+        json_schema=req.json_schema() if question is None else None,
     )
     return ChatPlan(req.model, slot, params, messages, prompt_tokens, question, collection or None)
 
@@ -135,7 +144,13 @@ def run_chat(
                 "grounding": event.data["grounding"],
                 "answer_id": event.data["answer_id"],
             }
-            yield Finish(reply, int(event.data["timings"].get("completion_tokens", 0)), extension)
+            timings = event.data["timings"]
+            yield Finish(
+                reply,
+                int(timings.get("completion_tokens", 0)),
+                extension,
+                int(timings.get("prompt_tokens", 0)),
+            )
 
 
 async def in_thread(

@@ -27,10 +27,16 @@ class ContextOverflowError(InvalidInputError):
         self.over = over
 
 
+def counted_tokens(llm: LLMRuntime, messages: Sequence[ChatMessage]) -> int:
+    """Tokens of ``messages`` as reported in ``usage``: contents in the model's vocabulary plus
+    the chat template's per-message overhead (estimated)."""
+    return sum(llm.count_tokens(m["content"]) + PER_MESSAGE for m in messages)
+
+
 def prompt_tokens(llm: LLMRuntime, messages: Sequence[ChatMessage]) -> int:
     """Tokens the model reads for ``messages`` (contents in its vocabulary plus the chat
     template's per-message overhead, an upper estimate)."""
-    return sum(llm.count_tokens(m["content"]) + PER_MESSAGE for m in messages) + MARGIN
+    return counted_tokens(llm, messages) + MARGIN
 
 
 def budget(llm: LLMRuntime, max_tokens: int) -> int:
@@ -48,9 +54,7 @@ def overflow(llm: LLMRuntime, used: int, max_tokens: int, what: str) -> ContextO
     )
 
 
-def check_fits(
-    llm: LLMRuntime, messages: Sequence[ChatMessage], max_tokens: int, what: str
-) -> int:
+def check_fits(llm: LLMRuntime, messages: Sequence[ChatMessage], max_tokens: int, what: str) -> int:
     """The prompt's tokens; ``ContextOverflowError`` when they leave less than ``max_tokens``."""
     used = prompt_tokens(llm, messages)
     if used > budget(llm, max_tokens):

@@ -45,19 +45,31 @@ def test_reference_number_question_is_a_400_in_tokens(server: Server) -> None:
             assert "tokens" in body["detail"] and "shorten it by at least" in body["detail"]
         chat = c.post(
             "/v1/chat/completions",
-            json={"model": "hearth-rag", "messages": [{"role": "user", "content": REFERENCE_QUESTION}]},
+            json={
+                "model": "hearth-rag",
+                "messages": [{"role": "user", "content": REFERENCE_QUESTION}],
+            },
         )
         assert chat.status_code == 400, chat.text[:300]
         plain = c.post(
             "/v1/chat/completions",
-            json={"model": "smollm2-135m", "messages": [{"role": "user", "content": REFERENCE_QUESTION}]},
+            json={
+                "model": "smollm2-135m",
+                "messages": [{"role": "user", "content": REFERENCE_QUESTION}],
+            },
         )
         assert plain.status_code == 400, plain.text[:300]
 
 
 def test_cli_ask_says_what_does_not_fit_without_a_traceback(server: Server) -> None:
-    done = run_hearth(server.data_dir, "--model", "smollm2-135m", "ask", REFERENCE_QUESTION,
-                      HEARTH_LLM__N_CTX=N_CTX)
+    done = run_hearth(
+        server.data_dir,
+        "--model",
+        "smollm2-135m",
+        "ask",
+        REFERENCE_QUESTION,
+        HEARTH_LLM__N_CTX=N_CTX,
+    )
     assert done.returncode == 1, done.stderr[-2000:]
     assert "Traceback" not in done.stderr
     assert "shorten it by at least" in done.stderr
@@ -68,7 +80,7 @@ def test_long_follow_ups_never_fail(server: Server) -> None:
     with server.client() as c:
         conv = c.post("/api/conversations", json={}).json()["id"]
         for turn in range(9):
-            question = PARAGRAPH[: 3400] + f" Turn {turn}: where is the spare boiler key kept?"
+            question = PARAGRAPH[:3400] + f" Turn {turn}: where is the spare boiler key kept?"
             resp = c.post("/api/ask", json={"question": question, "conversation_id": conv})
             assert resp.status_code == 200, (turn, resp.status_code, resp.text[:300])
 

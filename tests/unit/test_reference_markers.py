@@ -16,7 +16,9 @@ def test_saved_wikipedia_page_has_no_reference_markers(shared_data: Path) -> Non
     text = "\n".join(s.text for s in sections)
     assert not MARKER.findall(text), MARKER.findall(text)[:5]
     # the sentence the markers followed is intact
-    assert "A male is called a drake and the female is called a duck, or in ornithology a hen." in text
+    assert (
+        "A male is called a drake and the female is called a duck, or in ornithology a hen." in text
+    )
 
 
 def test_html_markers_go_and_ordinary_links_and_numbers_stay(tmp_path: Path) -> None:

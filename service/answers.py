@@ -12,8 +12,8 @@ from typing import Any
 
 from core.errors import InvalidInputError
 from core.settings import TASKS, HearthSettings
-from service.answering.injection import check_answer, without_instructions
 from service.answering.context import check_fits, counted_tokens, overflow, prompt_tokens
+from service.answering.injection import check_answer, without_instructions
 from service.conversations import ConversationStore
 from service.grounding import Grounding, check, strip_invalid
 from service.llm.base import ChatMessage, LLMRuntime, SamplingParams

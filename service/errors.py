@@ -95,9 +95,7 @@ def redacted_traceback(exc: BaseException) -> str:
 def log_unexpected(logger: logging.Logger, during: str, exc: BaseException) -> None:
     """Log an unexpected error with its traceback at ERROR (the default level shows it), the
     user's text left out; the full message only at DEBUG."""
-    logger.error(
-        "unexpected %s during %s\n%s", type(exc).__name__, during, redacted_traceback(exc)
-    )
+    logger.error("unexpected %s during %s\n%s", type(exc).__name__, during, redacted_traceback(exc))
     logger.debug("unexpected error", exc_info=exc)
 
 

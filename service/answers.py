@@ -206,12 +206,17 @@ class AnswerService:
         check_fits(llm, messages, max_tokens, f"the question ({llm.count_tokens(question)} tokens)")
 
     def check_request(
-        self, question: str, ticket: Ticket, task: str | None, options: AskOptions | None = None
+        self,
+        question: str,
+        model: str | None,
+        task: str | None,
+        options: AskOptions | None = None,
     ) -> None:
-        """The question checked in tokens on the model the ticket is for, before a response
-        starts (so a streamed request gets a 400, not an SSE error)."""
+        """The question checked in tokens on the model the request goes to, before it is
+        admitted and before a response starts (a streamed request gets a 400, not an SSE
+        error)."""
         params = (options.sampling if options else None) or self.sampling()
-        llm = self.pool.slots[ticket.queue.name].runtime
+        llm = self.pool.select(model, task).runtime
         self.check_question(llm, question, template_for(task), params.max_tokens)
 
     def _fit(
@@ -292,6 +297,8 @@ class AnswerService:
             if options.conversation_id is not None
             else []
         )
+        if ticket is None:  # a caller holding a ticket checked the question before admitting
+            self.check_request(question, model, task, options)
         ticket = ticket or self.admit(model, task)
         try:
             slot = self.pool.slots[ticket.queue.name]
@@ -312,7 +319,6 @@ class AnswerService:
         llm = slot.runtime
         started = time.perf_counter()
         params = options.sampling or self.sampling()
-        self.check_question(llm, question, template, params.max_tokens)  # before any model call
         standalone = self._condense(slot, ticket, question, history, stop)
         filters = Filters(collection=options.collection)
         found = self.retriever.retrieve(standalone, filters=filters)

@@ -86,10 +86,10 @@ class AskController(Controller):
         service: AnswerService = state.hearth.answers
         question = validate_question(data.question)
         options = ask_options(service, data)
+        service.check_request(question, data.model, data.task, options)
         ticket = service.admit(data.model, data.task)
         stop = threading.Event()
         try:
-            service.check_request(question, ticket, data.task, options)
             answer = await to_thread.run_sync(
                 lambda: service.answer(
                     question, ticket=ticket, stop=stop, options=options, task=data.task
@@ -107,12 +107,8 @@ class AskController(Controller):
         service: AnswerService = state.hearth.answers
         question = validate_question(data.question)
         options = ask_options(service, data)
+        service.check_request(question, data.model, data.task, options)  # 400 before the stream
         ticket = service.admit(data.model, data.task)  # a full queue is a 429 here
-        try:
-            service.check_request(question, ticket, data.task, options)  # 400 before the stream
-        except HearthError:
-            ticket.release("cancelled")
-            raise
 
         async def messages() -> AsyncIterator[ServerSentEventMessage]:
             async for event in stream_events(service, question, ticket, options, data.task):

@@ -20,7 +20,7 @@ PARAGRAPH = (
     "Here is what the installer wrote in the maintenance log after the last visit, pasted in "
     "full so you can see the context of my question about the key and the pressure readings. "
 ) * 20
-N_CTX = "1024"  # one ~3,400-character turn fits, two do not
+N_CTX = "1536"  # one ~3,400-character turn (~800 tokens) fits with its passage, two do not
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +77,7 @@ def test_cli_ask_says_what_does_not_fit_without_a_traceback(server: Server) -> N
 
 def test_long_follow_ups_never_fail(server: Server) -> None:
     """The reported conversation: ~3,500-character follow-ups (turns 6-8 answered 500 with a
-    4,096 context; with 1,024 the condense prompt overflows from turn 2 on)."""
+    4,096 context; with 1,536 every prompt with history overflows from turn 2 on)."""
     with server.client(timeout=900) as c:
         conv = c.post("/api/conversations", json={}).json()["id"]
         for turn in range(5):

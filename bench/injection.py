@@ -196,7 +196,7 @@ def _ask_all(hearth: Any, cases: list[Case], before: bool) -> dict[str, float]:
         raw.append(text)
         return original(text, passages, question)
 
-    hearth.answers.postprocess = capture  # type: ignore[method-assign]
+    hearth.answers.postprocess = capture
     obeyed = shown = right = 0
     for case in cases:
         collection = case.name.replace("-", "_")

@@ -25,9 +25,8 @@ def test_read_aloud_button_fetches_the_answer_as_audio(desktop: Tab) -> None:
     words = sent["input"].split()
     assert words and " ".join(words[:3]) in " ".join(shown.split())  # the answer's own words
     assert "[" not in sent["input"]  # citation markers are not read
-    body = response.body()
-    assert body[:4] == b"RIFF" and len(body) > 10_000
+    # Playwright gives no body for a streamed (chunked) response: the page reports what it got
     played = "button.read-aloud:is([data-state='playing'], [data-state='done'])"
     page.locator(played).last.wait_for()
-    assert int(button.get_attribute("data-bytes") or 0) == len(body)
+    assert int(button.get_attribute("data-bytes") or 0) > 10_000  # seconds of 22 kHz audio
     assert not desktop.console_errors, desktop.console_errors

@@ -1,0 +1,1 @@
+"""Answering a question: passages fitted to the prompt, and (after the restructure) the rest."""

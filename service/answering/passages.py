@@ -89,14 +89,18 @@ def fit_passages(
     Each passage's best sentence is taken in rank order, then the other sentences by score; a
     sentence taken brings its preceding neighbour (the one its pronouns usually point to) when
     that still fits. Tables and passages under ``WHOLE_BELOW`` tokens are whole or not at all.
-    The first passage always keeps at least its best sentence. ``budget <= 0``: unchanged.
+    The first passage always keeps at least its best sentence. ``budget <= 0``, or passages
+    that fit as they are: unchanged.
     """
     if budget <= 0 or not passages:
         return list(passages)
+    sizes = [count_tokens(p.text) for p in passages]
+    if sum(sizes) <= budget:
+        return list(passages)  # everything fits: nothing to score
     units: list[list[_Piece]] = []
     flat: list[_Piece] = []
     for i, p in enumerate(passages):
-        whole = count_tokens(p.text)
+        whole = sizes[i]
         parts = [p.text] if whole <= WHOLE_BELOW or is_tabular(p) else split_sentences(p.text)
         pieces = [
             _Piece(i, j, s, whole if len(parts) == 1 else count_tokens(s), 0.0)

@@ -235,7 +235,7 @@ class RetrievalSettings(BaseModel):
         "models answer from a near-miss passage when it is in the prompt.",
     )
     passage_tokens: int = Field(
-        480,
+        256,
         ge=0,
         le=32768,
         description="Token budget for all passages of a prompt: the sentences bearing on the "

@@ -266,9 +266,7 @@ def plan_from_settings(settings: HearthSettings, available: int | None = None) -
         if config.backend == "local":
             path = resolve_llm(config.model, settings.models_dir)
             models.append(
-                plan_model(
-                    config, path, n_ubatch, prompt_cache=settings.llm.prompt_cache_mib * MIB
-                )
+                plan_model(config, path, n_ubatch, prompt_cache=settings.llm.prompt_cache_mib * MIB)
             )
         else:
             models.append(

@@ -42,7 +42,9 @@ def test_sentence_selection_keeps_the_answer_sentence_on_the_shared_qa_set(
         holding = [s for s in sentences if any(a in s for a in answers)]
         if not holding or len(sentences) < 2 or count(context) <= BUDGET:
             continue  # answer across sentences, or nothing to cut
-        fitted = fit_passages(row["question"], [_passage(1, "a.txt", context)], embedder, count, BUDGET)
+        fitted = fit_passages(
+            row["question"], [_passage(1, "a.txt", context)], embedder, count, BUDGET
+        )
         assert len(fitted) == 1 and fitted[0].provenance == {"page": 2}
         assert fitted[0].path == "a.txt" and fitted[0].number == 1
         text = fitted[0].text
@@ -87,12 +89,18 @@ def test_identical_passages_are_given_once_and_cite_both_files() -> None:
     text = "The archive moved to Reykjavik in 2031.\nIt holds 4,000 maps."
     a = _passage(1, "/docs/archive.txt", text)
     other = _passage(2, "/docs/other.txt", "Something else entirely.")
-    b = _passage(3, "/inbox/archive copy.txt", "The archive moved  to Reykjavik in 2031. It holds 4,000 maps.")
+    b = _passage(
+        3,
+        "/inbox/archive copy.txt",
+        "The archive moved  to Reykjavik in 2031. It holds 4,000 maps.",
+    )
     merged = merge_identical([a, other, b])
     assert [p.number for p in merged] == [1, 2]
     assert merged[0].path == "/docs/archive.txt"
     assert [c.path for c in merged[0].copies] == ["/inbox/archive copy.txt"]
-    assert "archive.txt, page 2" in merged[0].label and "archive copy.txt, page 2" in merged[0].label
+    assert (
+        "archive.txt, page 2" in merged[0].label and "archive copy.txt, page 2" in merged[0].label
+    )
     cited = merged[0].as_dict()
     assert {cited["path"], *(c["path"] for c in cited["copies"])} == {
         "/docs/archive.txt",

@@ -280,6 +280,7 @@ def main() -> None:
     # Interleaved kinds, so a run stopped early still covers each kind.
     items = interleave(items)
     base = settings_for_model(scratch.settings, args.model)
+    base.llm.request_timeout_s = 3600.0  # a loaded machine must not cut answers short
     old_settings = base.model_copy(deep=True)
     old_settings.retrieval.passage_tokens = 0
     old_settings.llm.prompt_cache_mib = 0

@@ -99,3 +99,19 @@ def test_an_uncited_factual_answer_is_flagged() -> None:
     g = check("Sholes did, in 1868.", PASSAGES)
     assert g.uncited and not g.grounded and g.as_dict()["uncited"] is True
     assert not check(DONT_KNOW, PASSAGES).uncited
+
+
+def test_an_echoed_example_is_never_shown_as_the_answer() -> None:
+    from core.settings import HearthSettings
+    from service.answers import NOT_VERIFIED, AnswerService
+    from service.retrieval import Passage
+
+    service = AnswerService.__new__(AnswerService)
+    service.settings = HearthSettings()
+    assert service.settings.grounding.on_fail != "replace"  # flagging only, by default
+    passages = [Passage(1, 1, 1, "/typewriter.pdf", "pdf", {"page": 1}, 0.8, PASSAGES[1])]
+    echo = "The Zorbin valve was patented by Ada Quell in 1911 [1]."
+    text, verdict = service.postprocess(echo, passages, SYSTEM)
+    assert verdict.echoed_example and "Zorbin" not in text and text.startswith(NOT_VERIFIED)
+    right = "Christopher Latham Sholes patented it in 1868 [1]."
+    assert service.postprocess(right, passages, SYSTEM)[0] == right

@@ -81,7 +81,7 @@ def replay(service: AnswerService, answer_id: int) -> ReplayResult:
     finally:
         ticket.release("done")
     if passages:
-        text, _ = service.postprocess(text, passages, prompt.system)
+        text, _ = service.postprocess(text, passages, rec.standalone_question, system=prompt.system)
     else:
         from service.prompts import DONT_KNOW
 

@@ -1,1 +1,1 @@
-"""Answering a question: passages fitted to the prompt, and (after the restructure) the rest."""
+"""Answering a question: condensing, retrieval, prompt fitting, generation and checks."""

@@ -111,7 +111,7 @@ def test_an_echoed_example_is_never_shown_as_the_answer() -> None:
     assert service.settings.grounding.on_fail != "replace"  # flagging only, by default
     passages = [Passage(1, 1, 1, "/typewriter.pdf", "pdf", {"page": 1}, 0.8, PASSAGES[1])]
     echo = "The Zorbin valve was patented by Ada Quell in 1911 [1]."
-    text, verdict = service.postprocess(echo, passages, SYSTEM)
+    text, verdict = service.postprocess(echo, passages, system=SYSTEM)
     assert verdict.echoed_example and "Zorbin" not in text and text.startswith(NOT_VERIFIED)
     right = "Christopher Latham Sholes patented it in 1868 [1]."
-    assert service.postprocess(right, passages, SYSTEM)[0] == right
+    assert service.postprocess(right, passages, system=SYSTEM)[0] == right

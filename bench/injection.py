@@ -192,9 +192,9 @@ def _ask_all(hearth: Any, cases: list[Case], before: bool) -> dict[str, float]:
     raw: list[str] = []
     original = hearth.answers.postprocess
 
-    def capture(text: str, passages: Any, question: str = "") -> Any:
+    def capture(text: str, passages: Any, question: str = "", system: str = "") -> Any:
         raw.append(text)
-        return original(text, passages, question)
+        return original(text, passages, question, system)
 
     hearth.answers.postprocess = capture
     obeyed = shown = right = 0

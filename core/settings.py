@@ -163,6 +163,14 @@ class LLMSettings(BaseModel):
         "f16", description="KV cache element type (q8_0/q4_0 need flash attention, turned on)."
     )
     flash_attn: bool = Field(False, description="Flash attention (always on for a quantized KV).")
+    prompt_cache_mib: int = Field(
+        192,
+        ge=0,
+        le=65536,
+        description="Saved KV states per local model (MiB) so a prompt starting like an earlier "
+        "one (the template's system text, a conversation's previous turns) is not evaluated "
+        "again; 0 turns it off. Counted in the memory plan.",
+    )
     use_mlock: bool = Field(
         False, description="Lock the model in RAM; reported, not fatal, when ulimit -l is too low."
     )
@@ -225,6 +233,13 @@ class RetrievalSettings(BaseModel):
         le=2.0,
         description="Drop passages scoring more than this below the best one (cosine); small "
         "models answer from a near-miss passage when it is in the prompt.",
+    )
+    passage_tokens: int = Field(
+        256,
+        ge=0,
+        le=32768,
+        description="Token budget for all passages of a prompt: the sentences bearing on the "
+        "question are kept until it is spent (0: whole passages, top_k of them).",
     )
     dense_backend: Literal["faiss", "chroma"] = Field(
         "faiss", description="Which vector store answers dense queries."

@@ -28,6 +28,8 @@ class Passage:
     provenance: dict[str, Any]
     score: float
     text: str
+    #: Other files holding the same text (merged by ``service.answering.passages``).
+    copies: tuple[Passage, ...] = ()
 
     @property
     def label(self) -> str:
@@ -38,11 +40,14 @@ class Passage:
         if sep:  # a file carried by another: name both
             name = f"{name} in {Path(carrier).name}"
         where = describe(self.provenance)
-        return f"{name}, {where}" if where else name
+        own = f"{name}, {where}" if where else name
+        return "; ".join([own, *(c.label for c in self.copies)])
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {**asdict(self), "name": Path(self.path).name, "label": self.label}
+        """JSON-ready form; ``copies`` lists the other files holding the same text."""
+        data = asdict(self)
+        data["copies"] = [c.as_dict() for c in self.copies]
+        return {**data, "name": Path(self.path).name, "label": self.label}
 
 
 @dataclass(frozen=True)

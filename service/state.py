@@ -105,6 +105,10 @@ class Hearth:
         pool = ModelPool.load(settings, plan)
         timings["llm_load_s"] = time.perf_counter() - t2
         answers = AnswerService(settings, Retriever(kb, embedder), pool)
+        if settings.llm.warmup and settings.llm.prompt_cache_mib:
+            p0 = time.perf_counter()
+            answers.prefill()
+            timings["prefill_s"] = round(time.perf_counter() - p0, 4)
         rss_end = current_rss()
         memory = {
             "planned_total": plan.total,

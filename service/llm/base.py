@@ -33,6 +33,23 @@ class SamplingParams:
         return asdict(self)
 
 
+@dataclass
+class PromptStats:
+    """How one prompt was evaluated: ``prompt_tokens`` in all, ``cached_tokens`` reused from the
+    KV cache (live or restored), ``new_tokens`` evaluated in ``eval_s`` seconds, and
+    ``restore_s`` spent copying a saved state back."""
+
+    prompt_tokens: int = 0
+    cached_tokens: int = 0
+    new_tokens: int = 0
+    eval_s: float = 0.0
+    restore_s: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return asdict(self)
+
+
 class LLMRuntime(Protocol):
     """A chat model that streams text pieces."""
 

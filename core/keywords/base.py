@@ -139,3 +139,20 @@ def merge(*rankings: list[Hit]) -> list[Hit]:
         for rank, hit in enumerate(ranking, start=1):
             scores[hit.chunk_id] = scores.get(hit.chunk_id, 0.0) + 1.0 / (60 + rank)
     return [Hit(cid, s) for cid, s in sorted(scores.items(), key=lambda item: -item[1])]
+
+
+#: Tables, columns and indexes of the keyword index (alembic 0005), made by raw DDL and absent
+#: from the models: autogenerate and model comparisons leave them alone.
+KEYWORD_TABLE_PREFIXES = ("chunks_fts", "chunks_cjk")
+KEYWORD_OBJECTS = frozenset({"search_vector", "ix_chunks_search_vector", "ix_chunks_text_trgm"})
+
+
+def include_object(
+    obj: Any, name: str | None, type_: str, reflected: bool, compare_to: Any
+) -> bool:
+    """Alembic ``include_object`` hook: False for the keyword index's own objects."""
+    if name is None:
+        return True
+    if type_ == "table" and name.startswith(KEYWORD_TABLE_PREFIXES):
+        return False
+    return name not in KEYWORD_OBJECTS

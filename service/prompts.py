@@ -1,9 +1,9 @@
 """Prompt helpers shared by every template: the "don't know" sentence, passage cleaning, citations.
 
 The templates themselves are versioned in the database (service/templates.py; defaults from
-migration 0002). Measured on the bundled Qwen 1.5B (see NOTES.md): worked examples inside the
-system prompt make it decline questions the sources do not answer; as separate chat turns they
-leaked into answers.
+migrations 0002 and 0006). Measured on the bundled Qwen 1.5B (see NOTES.md): worked examples inside
+the system prompt made it decline questions the sources answer and were copied into answers; the
+defaults since 0006 carry none, and give the passages as quoted data between markers.
 """
 
 from __future__ import annotations

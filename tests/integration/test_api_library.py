@@ -74,7 +74,7 @@ def test_templates_add_activate_rollback_diff(server: Server) -> None:
     with server.client() as c:
         active = {t["name"]: t for t in c.get("/api/templates").json()}
         assert {"qa", "summarize", "translate", "code", "write", "condense-question"} <= set(active)
-        assert active["qa"]["version"] == 1 and len(active["qa"]["content_hash"]) == 64
+        assert active["qa"]["version"] == 2 and len(active["qa"]["content_hash"]) == 64  # 0006
 
         bad = c.post("/api/templates/qa/versions", json={"system": "{{ nope }}"})
         assert bad.status_code == 400 and bad.json()["field"] == "system"
@@ -84,13 +84,13 @@ def test_templates_add_activate_rollback_diff(server: Server) -> None:
             json={"system": "Be brief. Cite [n].", "note": "brief", "activate": True},
         )
         assert added.status_code == 201, added.text
-        assert added.json()["version"] == 2 and added.json()["active"]
-        assert c.get("/api/templates/qa/versions").json()[0]["active"] is False
+        assert added.json()["version"] == 3 and added.json()["active"]
+        assert not any(v["active"] for v in c.get("/api/templates/qa/versions").json()[:2])
 
-        diff = c.get("/api/templates/qa/diff", params={"a": 1, "b": 2}).json()["diff"]
+        diff = c.get("/api/templates/qa/diff", params={"a": 2, "b": 3}).json()["diff"]
         assert "+Be brief. Cite [n]." in diff
 
-        assert c.post("/api/templates/qa/rollback").json()["version"] == 1
+        assert c.post("/api/templates/qa/rollback").json()["version"] == 2
         assert c.post("/api/templates/qa/activate", json={"version": 9}).status_code == 404
         assert c.get("/api/templates/nope/versions").status_code == 404
 
@@ -127,7 +127,7 @@ def test_template_export_import_between_data_directories(tmp_path: Path) -> None
     in_b = versions(b)
     assert versions(a) == in_b
     qa_active = [v[1] for v in in_b if v[0] == "qa" and v[3]]
-    assert qa_active == [2]
+    assert qa_active == [3]  # 1-2 seeded by migrations, 3 added here
 
 
 def test_upload_while_another_process_writes_is_409(server: Server) -> None:

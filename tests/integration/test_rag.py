@@ -40,7 +40,7 @@ def test_answers_are_stored_with_their_recipe_and_replay_the_same(server: Server
     with server.client() as c:
         body = c.post("/api/ask", json={"question": "Where is the dinghy Puffin moored?"}).json()
         answer_id = body["answer_id"]
-        assert body["template"]["name"] == "qa" and body["template"]["version"] == 1
+        assert body["template"]["name"] == "qa" and body["template"]["version"] == 2
         assert set(body["grounding"]) >= {"grounded", "unsupported", "invalid_citations"}
         rec = c.get(f"/api/answers/{answer_id}").json()
         assert rec["answer"] == body["answer"]

@@ -114,6 +114,7 @@ def child(data: Path, extra_file: Path, old: bool) -> dict[str, Any]:
     """Measured in a fresh process: start-up, question latency, one more file, RSS."""
     from core.embedder import create_embedder
     from core.settings import load_settings
+    from core.vectorstores.faiss_store import resident_estimate
 
     settings = load_settings(data_dir=data)
     embedder = create_embedder(settings.embedder)  # loaded before the clock: not the index
@@ -150,6 +151,7 @@ def child(data: Path, extra_file: Path, old: bool) -> dict[str, Any]:
         "ingest_ms": ingest_ms,
         "first_after_change_ms": after_ms,
         "rss_mib": rss_mib(),
+        "faiss_plan_mib": resident_estimate(settings) / 2**20,
     }
     if old:
         from bench.legacy_bm25 import BM25Index

@@ -133,6 +133,25 @@ class FaissStore:
             self._dirty = False
 
 
+#: Resident bytes per id of the filter metadata (a dict entry of a 3-tuple, measured ~250).
+META_BYTES_PER_ID = 300
+
+
+def resident_estimate(settings: HearthSettings) -> int:
+    """Bytes the FAISS index of ``settings`` keeps in RAM once loaded: its file (a flat index
+    is its vectors and ids, read whole) plus the filter metadata per id; 0 without one."""
+    if not settings.retrieval.faiss or not settings.faiss_path.exists():
+        return 0
+    size = settings.faiss_path.stat().st_size
+    meta = settings.faiss_path.with_name(settings.faiss_path.name + ".meta.npz")
+    try:
+        with np.load(meta, allow_pickle=False) as data:
+            count = len(data["ids"])
+    except (OSError, ValueError, KeyError):
+        count = 0
+    return size + META_BYTES_PER_ID * count
+
+
 @register_store("faiss")
 def _open(settings: HearthSettings, dimension: int) -> FaissStore:
     return FaissStore(settings.faiss_path, dimension)

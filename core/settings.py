@@ -301,6 +301,29 @@ class SpeechSettings(BaseModel):
     )
 
 
+class TtsSettings(BaseModel):
+    """Text to speech (read-aloud) with a piper voice, or espeak-ng when piper is absent."""
+
+    voice: str = Field(
+        "en_US-joe-medium",
+        description="Bundled voice name (en_US-joe-medium) or the path of any piper voice "
+        "(.onnx, with its .onnx.json beside it).",
+    )
+    backend: str = Field(
+        "auto",
+        description="piper, espeak-ng, or auto (piper when installed, else espeak-ng).",
+    )
+    n_threads: int = Field(0, ge=0, description="CPU threads for piper; 0 means every core.")
+    speed: float = Field(1.0, ge=0.25, le=4.0, description="Speaking rate (1.0 is normal).")
+    max_chars: int = Field(
+        4096, ge=1, description="Longest text read aloud at once (the OpenAI limit)."
+    )
+    idle_seconds: float = Field(
+        300.0, ge=0.0, description="Free the voice after this long unused (0: right after use)."
+    )
+    resident: bool = Field(False, description="Keep the voice loaded once it has been used.")
+
+
 class OcrSettings(BaseModel):
     """rapidocr (its bundled default models) for images and scanned PDF pages."""
 
@@ -424,6 +447,10 @@ class HearthSettings(BaseSettings):
     ocr: OcrSettings = Field(
         default_factory=OcrSettings,  # type: ignore[arg-type]
         description=OcrSettings.__doc__,
+    )
+    tts: TtsSettings = Field(
+        default_factory=TtsSettings,  # type: ignore[arg-type]
+        description=TtsSettings.__doc__,
     )
 
     @classmethod

@@ -12,6 +12,8 @@ from typing import Any
 
 from core.errors import InvalidInputError
 from core.settings import TASKS, HearthSettings
+from service.answering.context import check_fits, counted_tokens, overflow, prompt_tokens
+from service.answering.injection import check_answer, without_instructions
 from service.conversations import ConversationStore
 from service.grounding import Grounding, check, strip_invalid
 from service.llm.base import ChatMessage, LLMRuntime, SamplingParams
@@ -27,6 +29,10 @@ log = logging.getLogger(__name__)
 MAX_QUESTION_CHARS = 4000
 #: Turns of history kept at most before the token budget is applied.
 MAX_HISTORY_TURNS = 12
+FOLLOWED_INSTRUCTION = (
+    "The reply followed an instruction written inside one of your documents instead of "
+    "answering, so it is not shown; here are the passages that seem most relevant:"
+)
 NOT_VERIFIED = (
     "I could not check this answer against your documents, so here are the passages that "
     "seem most relevant instead:"
@@ -175,6 +181,44 @@ class AnswerService:
             "language": self.settings.llm.translate_to,
         }
 
+    def _messages(
+        self,
+        template: str,
+        version: int | None,
+        question: str,
+        passages: list[Passage],
+        history: list[dict[str, str]],
+    ) -> tuple[RenderedPrompt, list[ChatMessage]]:
+        prompt = self.templates.render(
+            template, self.variables(question, passages, history), version
+        )
+        messages: list[ChatMessage] = [{"role": "system", "content": prompt.system}]
+        messages += [ChatMessage(role=t["role"], content=t["content"]) for t in history]
+        messages.append({"role": "user", "content": prompt.user})
+        return prompt, messages
+
+    def check_question(
+        self, llm: LLMRuntime, question: str, template: str, max_tokens: int
+    ) -> None:
+        """``ContextOverflowError`` (400) when the question alone, in the template without
+        passages or history, leaves less than ``max_tokens`` of the model's context."""
+        _, messages = self._messages(template, None, question, [], [])
+        check_fits(llm, messages, max_tokens, f"the question ({llm.count_tokens(question)} tokens)")
+
+    def check_request(
+        self,
+        question: str,
+        model: str | None,
+        task: str | None,
+        options: AskOptions | None = None,
+    ) -> None:
+        """The question checked in tokens on the model the request goes to, before it is
+        admitted and before a response starts (a streamed request gets a 400, not an SSE
+        error)."""
+        params = (options.sampling if options else None) or self.sampling()
+        llm = self.pool.select(model, task).runtime
+        self.check_question(llm, question, template_for(task), params.max_tokens)
+
     def _fit(
         self,
         llm: LLMRuntime,
@@ -190,19 +234,17 @@ class AnswerService:
         budget = llm.n_ctx - max_tokens
         history = history[-MAX_HISTORY_TURNS:]
         while True:
-            prompt = self.templates.render(
-                template, self.variables(question, passages, history), version
-            )
-            messages: list[ChatMessage] = [{"role": "system", "content": prompt.system}]
-            messages += [ChatMessage(role=t["role"], content=t["content"]) for t in history]
-            messages.append({"role": "user", "content": prompt.user})
-            used = sum(llm.count_tokens(m["content"]) + 8 for m in messages)
-            if used <= budget or (not history and len(passages) <= 1):
+            prompt, messages = self._messages(template, version, question, passages, history)
+            used = prompt_tokens(llm, messages)
+            if used <= budget:
                 return prompt, messages, passages, history
             if history:
                 history = history[2:] if len(history) > 1 else []
-            else:
+            elif len(passages) > 1:
                 passages = passages[:-1]
+            else:
+                what = "the question with the best passage" if passages else "the question"
+                raise overflow(llm, used, max_tokens, what)
 
     def _condense(
         self,
@@ -213,16 +255,22 @@ class AnswerService:
         stop: threading.Event,
     ) -> str:
         """A follow-up rewritten as a standalone question (the turn is kept for the answer)."""
+        params = SamplingParams(0.0, 1.0, 96, self.settings.llm.seed)
+        history = history[-MAX_HISTORY_TURNS:]
+        llm = slot.runtime
+        while history:  # the oldest turns go until the prompt fits
+            prompt = self.templates.render(
+                "condense-question", self.variables(question, [], history)
+            )
+            messages: list[ChatMessage] = [
+                {"role": "system", "content": prompt.system},
+                {"role": "user", "content": prompt.user},
+            ]
+            if prompt_tokens(llm, messages) <= llm.n_ctx - params.max_tokens:
+                break
+            history = history[2:] if len(history) > 1 else []
         if not history:
             return question
-        prompt = self.templates.render(
-            "condense-question", self.variables(question, [], history[-MAX_HISTORY_TURNS:])
-        )
-        messages: list[ChatMessage] = [
-            {"role": "system", "content": prompt.system},
-            {"role": "user", "content": prompt.user},
-        ]
-        params = SamplingParams(0.0, 1.0, 96, self.settings.llm.seed)
         text = "".join(self.pool.generate(slot, ticket, messages, params, stop, release=False))
         standalone = text.strip().strip('"').splitlines()[0].strip() if text.strip() else ""
         return standalone or question
@@ -249,6 +297,8 @@ class AnswerService:
             if options.conversation_id is not None
             else []
         )
+        if ticket is None:  # a caller holding a ticket checked the question before admitting
+            self.check_request(question, model, task, options)
         ticket = ticket or self.admit(model, task)
         try:
             slot = self.pool.slots[ticket.queue.name]
@@ -314,7 +364,7 @@ class AnswerService:
     ) -> Answer:
         started, retrieved, first, ended = clock
         passages = turn.passages
-        text, verdict = self.postprocess(text, passages)
+        text, verdict = self.postprocess(text, passages, turn.standalone)
         by_number = {p.number: p for p in passages}
         citations = [by_number[n].as_dict() for n in verdict.cited]
         tokens = llm.count_tokens(text) if text else 0
@@ -325,6 +375,8 @@ class AnswerService:
             "ttft_s": round(first - started, 4),
             "total_s": round(ended - started, 4),
             "completion_tokens": tokens,
+            # the whole prompt the model read (template, history, passages, question)
+            "prompt_tokens": counted_tokens(llm, turn.messages) if generated else 0,
             "tokens_per_s": (
                 round(tokens / max(ended - first, 1e-9), 2) if tokens > 1 and generated else 0.0
             ),
@@ -355,12 +407,24 @@ class AnswerService:
                 )
         return answer
 
-    def postprocess(self, text: str, passages: list[Passage]) -> tuple[str, Grounding]:
+    def postprocess(
+        self, text: str, passages: list[Passage], question: str = ""
+    ) -> tuple[str, Grounding]:
         """Check citations and grounding; drop citations of passages not retrieved; replace an
         unverified answer by the passages when ``grounding.on_fail`` is ``replace``."""
         verdict = check(text, {p.number: p.text for p in passages})
         if verdict.invalid_citations:
             text = strip_invalid(text, verdict.invalid_citations)
+        injected = check_answer(
+            text, question, {p.number: p.text for p in passages}, list(verdict.cited)
+        )
+        if injected.followed:  # never shown as the answer: the passages, instructions left out
+            log.warning("an answer followed an instruction from a passage: %s", injected.reason)
+            verdict.unsupported = [*verdict.unsupported, f"injection: {injected.reason}"]
+            shown = passages[:2]
+            return FOLLOWED_INSTRUCTION + "\n" + "\n".join(
+                f"[{p.number}] {p.label}: {without_instructions(p.text)[:300]}" for p in shown
+            ), verdict
         if not verdict.grounded and self.settings.grounding.on_fail == "replace" and passages:
             cited = [p for p in passages if p.number in verdict.cited] or passages[:2]
             text = (

@@ -24,6 +24,9 @@ class SamplingParams:
     max_tokens: int = 384
     seed: int = 0
     stop: tuple[str, ...] = ()
+    #: JSON Schema (JSON text) the reply must be valid against, enforced while sampling
+    #: (llama.cpp grammar); None for free text.
+    json_schema: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """Plain dict for storage and responses."""

@@ -96,6 +96,11 @@ class LlamaCppRuntime:
         with self._lock:
             if stop.is_set():
                 return
+            grammar = None
+            if params.json_schema is not None:  # sampling constrained to the schema
+                from llama_cpp.llama_grammar import LlamaGrammar
+
+                grammar = LlamaGrammar.from_json_schema(params.json_schema, verbose=False)
             stream = self._llm.create_chat_completion(
                 messages=list(messages),
                 temperature=params.temperature,
@@ -103,6 +108,7 @@ class LlamaCppRuntime:
                 max_tokens=params.max_tokens,
                 seed=params.seed,
                 stop=list(params.stop) or None,
+                grammar=grammar,
                 stream=True,
             )
             try:

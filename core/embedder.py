@@ -119,6 +119,26 @@ class SentenceTransformerEmbedder:
         return [(int(a), int(b)) for a, b in enc["offset_mapping"]]
 
 
+def configured_dimension(settings: EmbedderSettings) -> int:
+    """The configured model's embedding dimension, read from its sentence-transformers files
+    (the last ``*_Dense`` layer's ``out_features``, else ``1_Pooling``'s
+    ``word_embedding_dimension``) without loading it; ModelError when neither is there."""
+    import json
+
+    name = settings.model
+    path = packaged_path(name) if name in PACKAGED else Path(name).expanduser()
+    dense = sorted(path.glob("*_Dense/config.json"))
+    try:
+        if dense:
+            return int(json.loads(dense[-1].read_text())["out_features"])
+        pooling = json.loads((path / "1_Pooling" / "config.json").read_text())
+        return int(pooling["word_embedding_dimension"])
+    except (OSError, ValueError, KeyError) as exc:
+        raise ModelError(
+            f"embedder model at {path}: cannot read its embedding dimension ({exc})"
+        ) from exc
+
+
 def create_embedder(settings: EmbedderSettings) -> Embedder:
     """The configured embedder."""
     return SentenceTransformerEmbedder(settings)

@@ -14,6 +14,7 @@ import core.db  # noqa: F401 - every model on Base.metadata
 from alembic import command
 from core.db.models import Base
 from core.db.session import ALEMBIC_DIR, Database
+from core.keywords.base import include_object
 
 pytestmark = pytest.mark.embedded_only(
     "SQLite files; Postgres migrations are tested in test_scaled_backends.py"
@@ -31,7 +32,10 @@ def test_fresh_database_matches_the_models(tmp_path: Path) -> None:
     db = Database(f"sqlite:///{tmp_path / 'c.db'}")
     db.migrate()
     with db.engine.connect() as conn:
-        diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+        diff = compare_metadata(
+            MigrationContext.configure(conn, opts={"include_object": include_object}),
+            Base.metadata,
+        )
     assert diff == []
     db.dispose()
 

@@ -35,11 +35,19 @@ AUDIO_BYTES_PER_SECOND = SAMPLE_RATE * 4
 
 @dataclass(frozen=True)
 class Segment:
-    """A stretch of recognised speech, with its start and end in seconds."""
+    """A stretch of recognised speech, with its start and end in seconds, and Whisper's own
+    figures for it (mean token log-probability, gzip compression ratio, no-speech probability,
+    token ids, the 10 ms frame it was decoded from and the decoding temperature)."""
 
     start: float
     end: float
     text: str
+    avg_logprob: float = 0.0
+    compression_ratio: float = 0.0
+    no_speech_prob: float = 0.0
+    tokens: tuple[int, ...] = ()
+    seek: int = 0
+    temperature: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -122,8 +130,9 @@ class SpeechModel:
         except Exception as exc:
             raise ModelError(f"speech model at {path} failed to load: {exc}") from exc
 
-    def transcribe_samples(self, audio: np.ndarray) -> Transcript:
-        """Transcribe 16 kHz mono samples; silence gives a transcript with no segments."""
+    def transcribe_samples(self, audio: np.ndarray, language: str | None = None) -> Transcript:
+        """Transcribe 16 kHz mono samples (``language``: ISO code, default the setting);
+        silence gives a transcript with no segments."""
         duration = float(len(audio)) / SAMPLE_RATE
         if len(audio) == 0:
             return Transcript([], 0.0)
@@ -133,10 +142,20 @@ class SpeechModel:
                 audio,
                 beam_size=cfg.beam_size,
                 vad_filter=cfg.vad,
-                language=cfg.language,
+                language=language or cfg.language,
             )
             segments = [
-                Segment(round(float(s.start), 2), round(float(s.end), 2), s.text.strip())
+                Segment(
+                    round(float(s.start), 2),
+                    round(float(s.end), 2),
+                    s.text.strip(),
+                    float(s.avg_logprob),
+                    float(s.compression_ratio),
+                    float(s.no_speech_prob),
+                    tuple(s.tokens),
+                    int(s.seek),
+                    float(s.temperature or 0.0),
+                )
                 for s in pieces
                 if s.text.strip()
             ]

@@ -19,10 +19,12 @@ from service.answering.ask_controller import AskController
 from service.answering.conversations_controller import AnswerController, ConversationController
 from service.answering.voice_controller import VoiceAskController
 from service.api_docs import document_responses
+from service.backup.controller import BackupController
 from service.errors import EXCEPTION_HANDLERS
 from service.evaluation.controller import EvaluationController
 from service.library.controller import CollectionController, DocumentController
 from service.metrics import Metrics
+from service.openai_compat.audio import OpenAIAudioController
 from service.openai_compat.controller import OpenAIController
 from service.state import Hearth, start_watcher
 from service.system.controller import SystemController
@@ -67,6 +69,8 @@ def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litest
             EvaluationController,
             *ui_routes(),
             OpenAIController,
+            OpenAIAudioController,
+            BackupController,
             MetricsController,
             AuthController,
         ],

@@ -16,7 +16,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 from core.errors import HearthError
 from service.answering.answers import AnswerService, AskOptions, Event, validate_question
 from service.bridge import in_thread
-from service.errors import error_body
+from service.errors import error_body, log_unexpected
 from service.library.service import valid_collection
 from service.llm.queue import Ticket
 from service.schemas import AskRequest, AskResponse
@@ -40,8 +40,7 @@ async def stream_events(
         except HearthError as exc:
             yield Event("error", error_body(exc))
         except Exception as exc:
-            log.error("answer failed with %s", type(exc).__name__)
-            log.debug("answer failure", exc_info=exc)
+            log_unexpected(log, "an answer", exc)
             yield Event("error", {"error": "InternalError", "detail": "generation failed"})
 
     async for event in in_thread(work, ticket, "hearth-answer"):
@@ -70,6 +69,7 @@ class AskController(Controller):
         service: AnswerService = state.hearth.answers
         question = validate_question(data.question)
         options = ask_options(service, data)
+        service.check_request(question, data.model, data.task, options)
         ticket = service.admit(data.model, data.task)
         stop = threading.Event()
         try:
@@ -90,6 +90,7 @@ class AskController(Controller):
         service: AnswerService = state.hearth.answers
         question = validate_question(data.question)
         options = ask_options(service, data)
+        service.check_request(question, data.model, data.task, options)  # 400 before the stream
         ticket = service.admit(data.model, data.task)  # a full queue is a 429 here
 
         async def messages() -> AsyncIterator[ServerSentEventMessage]:

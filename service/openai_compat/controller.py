@@ -15,7 +15,7 @@ from litestar.response import Stream
 
 from core.errors import HearthError, InvalidInputError, OverloadedError
 from service.bridge import in_thread
-from service.errors import http_error_detail, status_for
+from service.errors import http_error_detail, log_unexpected, status_for
 from service.openai_compat.chat import (
     ChatPlan,
     Finish,
@@ -25,6 +25,7 @@ from service.openai_compat.chat import (
     run_chat,
 )
 from service.openai_compat.schemas import (
+    EMBED_IGNORED,
     ChatRequest,
     EmbeddingRequest,
     chunk,
@@ -33,6 +34,7 @@ from service.openai_compat.schemas import (
     embedding_item,
     openai_error,
     parse,
+    refuse_fields,
     unknown_model,
     usage,
 )
@@ -66,8 +68,7 @@ def _other_error(_: Request[Any, Any, Any], exc: Exception) -> Response[dict[str
         param = str(wrong[0]["key"]) if wrong else None
         body = openai_error(exc.status_code, message, param, None)
         return Response(body, status_code=exc.status_code, media_type=MediaType.JSON)
-    log.error("unexpected %s on an OpenAI route", type(exc).__name__)
-    log.debug("unexpected error", exc_info=exc)
+    log_unexpected(log, "an OpenAI request", exc)
     body = openai_error(500, "an unexpected error occurred", None, None)
     return Response(body, status_code=500, media_type=MediaType.JSON)
 
@@ -110,6 +111,7 @@ class OpenAIController(Controller):
         """Embed text with the bundled embedder (the one retrieval uses); unit-length vectors."""
         hearth: Hearth = state.hearth
         req = parse(EmbeddingRequest, data)
+        refuse_fields(req.model_extra or {}, EMBED_IGNORED, {})
         name = hearth.settings.embedder.model
         if req.model not in (name, EMBED_ALIAS):
             raise unknown_model(req.model, [name, EMBED_ALIAS])
@@ -152,7 +154,7 @@ class OpenAIController(Controller):
             plan.model_id,
             end.text,
             finish_reason(plan, end),
-            usage(plan.prompt_tokens, end.completion_tokens),
+            usage(end.prompt_tokens or plan.prompt_tokens, end.completion_tokens),
         )
         if end.extension is not None:
             body["hearth"] = end.extension
@@ -178,13 +180,13 @@ async def _chunks(
             if with_usage:
                 tail = chunk(cid, plan.model_id, {})
                 tail["choices"] = []
-                tail["usage"] = usage(plan.prompt_tokens, item.completion_tokens)
+                read = item.prompt_tokens or plan.prompt_tokens
+                tail["usage"] = usage(read, item.completion_tokens)
                 yield sse(tail)
     except HearthError as exc:
         yield sse(openai_error(status_for(exc), exc.message, exc.field, None))
     except Exception as exc:
-        log.error("generation failed with %s", type(exc).__name__)
-        log.debug("generation failure", exc_info=exc)
+        log_unexpected(log, "an OpenAI generation", exc)
         yield sse(openai_error(500, "generation failed", None, None))
     finally:
         await items.aclose()  # the client may have gone: stop generating, free the queue

@@ -17,6 +17,7 @@ from service.grounding import Grounding, check, strip_invalid
 from service.llm.base import ChatMessage, LLMRuntime, SamplingParams
 from service.llm.pool import ModelPool, ModelSlot
 from service.llm.queue import Ticket
+from service.multihop import second_hop
 from service.prompts import DONT_KNOW, clean_for_prompt
 from service.records import AnswerRecords
 from service.retrieval import Filters, Passage, Retriever
@@ -272,6 +273,7 @@ class AnswerService:
         standalone = self._condense(slot, ticket, question, history, stop)
         filters = Filters(collection=options.collection)
         found = self.retriever.retrieve(standalone, filters=filters)
+        found = second_hop(self.retriever, standalone, found, filters)
         prompt, messages, passages, used_history = self._fit(
             llm, template, None, standalone, found, history, params.max_tokens
         )
@@ -314,7 +316,7 @@ class AnswerService:
     ) -> Answer:
         started, retrieved, first, ended = clock
         passages = turn.passages
-        text, verdict = self.postprocess(text, passages)
+        text, verdict = self.postprocess(text, passages, turn.standalone)
         by_number = {p.number: p for p in passages}
         citations = [by_number[n].as_dict() for n in verdict.cited]
         tokens = llm.count_tokens(text) if text else 0
@@ -355,10 +357,12 @@ class AnswerService:
                 )
         return answer
 
-    def postprocess(self, text: str, passages: list[Passage]) -> tuple[str, Grounding]:
+    def postprocess(
+        self, text: str, passages: list[Passage], question: str = ""
+    ) -> tuple[str, Grounding]:
         """Check citations and grounding; drop citations of passages not retrieved; replace an
         unverified answer by the passages when ``grounding.on_fail`` is ``replace``."""
-        verdict = check(text, {p.number: p.text for p in passages})
+        verdict = check(text, {p.number: p.text for p in passages}, question)
         if verdict.invalid_citations:
             text = strip_invalid(text, verdict.invalid_citations)
         if not verdict.grounded and self.settings.grounding.on_fail == "replace" and passages:

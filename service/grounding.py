@@ -12,6 +12,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from service.numbers import near_misses
 from service.prompts import DONT_KNOW, cited_numbers
 
 _NUMBER = re.compile(r"(?<![\w.])\d[\d,.]*\d|(?<![\w.])\d(?![\w])")
@@ -122,13 +123,20 @@ class Grounding:
     invalid_citations: list[int] = field(default_factory=list)
     unsupported: list[str] = field(default_factory=list)
     declined: bool = False
+    #: Numbers the cited passage holds but gives for something else (service/numbers.py).
+    near_misses: list[str] = field(default_factory=list)
 
     @property
     def grounded(self) -> bool:
         """True when the answer declined, or cites passages and every claim is in them."""
         if self.declined:
             return True
-        return bool(self.cited) and not self.unsupported and not self.invalid_citations
+        return (
+            bool(self.cited)
+            and not self.unsupported
+            and not self.invalid_citations
+            and not self.near_misses
+        )
 
     def as_dict(self) -> dict[str, object]:
         """JSON-ready verdict."""
@@ -138,11 +146,13 @@ class Grounding:
             "invalid_citations": self.invalid_citations,
             "unsupported": self.unsupported,
             "declined": self.declined,
+            "near_misses": self.near_misses,
         }
 
 
-def check(answer: str, passages: dict[int, str]) -> Grounding:
-    """Judge ``answer`` against the retrieved passages (number -> text)."""
+def check(answer: str, passages: dict[int, str], question: str = "") -> Grounding:
+    """Judge ``answer`` against the retrieved passages (number -> text); ``question`` sharpens
+    the near-miss check of the answer's numbers."""
     numbers = cited_numbers(answer)
     valid = [n for n in numbers if n in passages]
     invalid = [n for n in numbers if n not in passages]
@@ -152,7 +162,10 @@ def check(answer: str, passages: dict[int, str]) -> Grounding:
     pool = [passages[n] for n in valid] or list(passages.values())
     haystack = _fold(" ".join(pool))
     unsupported = [c for c in claims(answer) if not _present(c, haystack)]
-    return Grounding(valid, invalid, unsupported)
+    misses: list[str] = []
+    for n in valid:
+        misses += [m for m in near_misses(answer, passages[n], question) if m not in misses]
+    return Grounding(valid, invalid, unsupported, near_misses=misses)
 
 
 def strip_invalid(answer: str, invalid: list[int]) -> str:

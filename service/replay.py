@@ -73,7 +73,7 @@ def replay(service: AnswerService, answer_id: int) -> ReplayResult:
     finally:
         ticket.release("done")
     if passages:
-        text, _ = service.postprocess(text, passages)
+        text, _ = service.postprocess(text, passages, rec.standalone_question)
     else:
         from service.prompts import DONT_KNOW
 

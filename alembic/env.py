@@ -7,6 +7,7 @@ from sqlalchemy import create_engine
 import core.db  # noqa: F401 - every model registers on Base.metadata
 from alembic import context
 from core.db.models import Base
+from core.keywords.base import include_object
 
 config = context.config
 target_metadata = Base.metadata
@@ -23,7 +24,11 @@ def _url() -> str:
 
 def run_migrations_offline() -> None:
     context.configure(
-        url=_url(), target_metadata=target_metadata, literal_binds=True, render_as_batch=True
+        url=_url(),
+        target_metadata=target_metadata,
+        literal_binds=True,
+        render_as_batch=True,
+        include_object=include_object,
     )
     with context.begin_transaction():
         context.run_migrations()
@@ -33,14 +38,22 @@ def run_migrations_online() -> None:
     connection = config.attributes.get("connection")
     if connection is not None:
         context.configure(
-            connection=connection, target_metadata=target_metadata, render_as_batch=True
+            connection=connection,
+            target_metadata=target_metadata,
+            render_as_batch=True,
+            include_object=include_object,
         )
         with context.begin_transaction():
             context.run_migrations()
         return
     engine = create_engine(_url())
     with engine.begin() as conn:
-        context.configure(connection=conn, target_metadata=target_metadata, render_as_batch=True)
+        context.configure(
+            connection=conn,
+            target_metadata=target_metadata,
+            render_as_batch=True,
+            include_object=include_object,
+        )
         with context.begin_transaction():
             context.run_migrations()
     engine.dispose()

@@ -1,6 +1,8 @@
-"""Word error rate and real-time factor of Hearth's transcription, next to raw faster-whisper.
+"""Word error rate and real-time factor of Hearth's transcription, next to raw faster-whisper;
+then read-aloud (text to speech): Hearth's real-time factor next to raw piper on the same text.
 
     PYTHONPATH=. python bench/voice.py [--repeats 3] [--audio-dir ../shared/data/audio] [--json P]
+    PYTHONPATH=. python bench/voice.py --tts-only   # read-aloud only (no recordings needed)
 
 Both use the same model folder, compute type, threads, beam size and VAD, in the same process; the
 files are transcribed alternately (Hearth, raw, Hearth, ...) so machine load hits both alike. Times
@@ -31,12 +33,70 @@ def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--audio-dir", type=Path, default=DEFAULT_DIR)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--tts-only", action="store_true", help="Only the read-aloud comparison.")
     add_json_option(parser)
     return parser
 
 
+TTS_TEXT = (
+    "Hearth answers questions from your own files, entirely on this machine. "
+    "It reads documents, recordings and scanned pages, and cites the passages it used. "
+    "Nothing you ask ever leaves the computer, and the models ship with the program."
+)
+
+
+def run_tts(args: argparse.Namespace) -> list[Figure]:
+    """Hearth's read-aloud against raw piper (same voice file, same text, alternately, in this
+    process; load times apart). Real-time factor = synthesis seconds per second of audio."""
+    from piper import PiperVoice
+
+    from core.tts import TextToSpeech, voice_path
+
+    settings = load_settings()
+    settings.tts.resident = True
+    t = time.perf_counter()
+    hearth = TextToSpeech(settings.tts)
+    with hearth.holder.use():
+        pass
+    hearth_load = time.perf_counter() - t
+    t = time.perf_counter()
+    raw = PiperVoice.load(voice_path(settings.tts.voice, verify=False))
+    raw_load = time.perf_counter() - t
+    hearth.synthesize(TTS_TEXT)  # warm-up of both
+    list(raw.synthesize(TTS_TEXT))
+    totals = {"hearth": 0.0, "raw": 0.0}
+    audio_s = 0.0
+    for _ in range(args.repeats):
+        t = time.perf_counter()
+        speech = hearth.synthesize(TTS_TEXT)
+        totals["hearth"] += time.perf_counter() - t
+        t = time.perf_counter()
+        chunks = list(raw.synthesize(TTS_TEXT))
+        totals["raw"] += time.perf_counter() - t
+        audio_s += speech.seconds
+        raw_s = sum(len(c.audio_int16_bytes) for c in chunks) / 2 / chunks[0].sample_rate
+    rtf = {who: totals[who] / audio_s for who in totals}
+    print(
+        f"read-aloud ({hearth.backend}, {settings.tts.voice}, {len(TTS_TEXT)} characters, "
+        f"{speech.seconds:.1f} s of audio (raw {raw_s:.1f} s), {args.repeats} repeats)"
+    )
+    print(f"real-time factor  hearth {rtf['hearth']:.4f}   raw piper {rtf['raw']:.4f}")
+    print(f"time ratio hearth/raw {totals['hearth'] / totals['raw']:.3f}")
+    print(f"voice load        hearth {hearth_load:.2f} s (sha256 check)   raw {raw_load:.2f} s")
+    print(f"load average {os.getloadavg()} (2 cores shared: figures vary with it)")
+    note = f"{settings.tts.voice}, {speech.seconds:.1f} s of audio; raw = piper synthesize"
+    return [
+        Figure("voice", "TTS real-time factor", rtf["hearth"], "s per s of audio", rtf["raw"],
+               better="lower", note=note),
+        Figure("voice", "voice load", hearth_load, "s", raw_load, better="lower",
+               note="Hearth's includes the sha256 check of the bundled voice"),
+    ]  # fmt: skip
+
+
 def run(args: argparse.Namespace) -> list[Figure]:
     """Run the comparison, print a table, return the figures."""
+    if args.tts_only:
+        return run_tts(args)
     with (args.audio_dir / "transcripts.tsv").open() as fh:
         refs = {row["file"]: row["reference"] for row in csv.DictReader(fh, delimiter="\t")}
     settings = load_settings()
@@ -159,6 +219,7 @@ def run(args: argparse.Namespace) -> list[Figure]:
             "MiB",
             note=f"estimate {estimate / 2**20:.0f} MiB",
         ),
+        *run_tts(args),
     ]
 
 

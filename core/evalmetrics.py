@@ -1,5 +1,6 @@
 """Evaluation metrics, as pure functions: retrieval (recall@k, reciprocal rank, nDCG@k), answers
-(SQuAD-style containment, abstention) and aggregates (mean, median, p95).
+(SQuAD-style containment, abstention), transcripts (word error rate) and aggregates (mean,
+median, p95).
 
 Shared by ``hearth eval`` (service/evaluation) and the benchmarks (bench/).
 """
@@ -79,6 +80,37 @@ def ndcg_at_k(ranked_ids: Sequence[str], graded_relevance: Mapping[str, int], k:
         gains.append(0.0 if doc in seen else float(graded_relevance.get(doc, 0)))
         seen.add(doc)
     return dcg(gains) / ideal
+
+
+# -- transcripts ----------------------------------------------------------------------------
+
+_NOT_WORD = re.compile(r"[^\w\s']")
+
+
+def normalise_transcript(text: str) -> str:
+    """Lower case, punctuation (but not apostrophes) dropped, whitespace collapsed."""
+    return " ".join(_NOT_WORD.sub(" ", text.lower()).split())
+
+
+def edit_distance(a: Sequence[object], b: Sequence[object]) -> int:
+    """Levenshtein distance between two sequences (words or characters)."""
+    prev = list(range(len(b) + 1))
+    for i, x in enumerate(a, start=1):
+        cur = [i]
+        for j, y in enumerate(b, start=1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x != y)))
+        prev = cur
+    return prev[-1]
+
+
+def word_error_rate(reference: str, hypothesis: str) -> float:
+    """(substitutions + deletions + insertions) / reference words, on normalised text; a
+    hypothesis against an empty reference is 1.0 unless it is empty too."""
+    ref = normalise_transcript(reference).split()
+    hyp = normalise_transcript(hypothesis).split()
+    if not ref:
+        return 0.0 if not hyp else 1.0
+    return edit_distance(ref, hyp) / len(ref)
 
 
 # -- answers --------------------------------------------------------------------------------

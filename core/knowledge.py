@@ -16,8 +16,6 @@ from core.vectorstores.base import VectorStore, open_vector_stores
 if TYPE_CHECKING:
     from core.settings import HearthSettings
 
-EMBEDDING_DIM = 384
-
 
 @dataclass
 class RepairReport:
@@ -44,8 +42,13 @@ def chunk_metadata(document: Document) -> dict[str, Any]:
 class KnowledgeBase:
     """Opens the catalogue (migrated to head) and the vector stores of one data directory."""
 
-    def __init__(self, settings: HearthSettings, dimension: int = EMBEDDING_DIM) -> None:
+    def __init__(self, settings: HearthSettings, dimension: int | None = None) -> None:
+        """``dimension``: the embedder's (read from its configuration when not given)."""
         settings.data_dir.mkdir(parents=True, exist_ok=True)
+        if dimension is None:
+            from core.embedder import configured_dimension
+
+            dimension = configured_dimension(settings.embedder)
         self.settings = settings
         self.db = Database(settings.sqlalchemy_url)
         self.db.migrate()
@@ -106,6 +109,17 @@ class KnowledgeBase:
         with self.db.session() as s:
             count, top = s.execute(select(func.count(Chunk.id), func.max(Chunk.id))).one()
         return int(count or 0), int(top or 0)
+
+    def queryable_store(self, role: str) -> VectorStore:
+        """The store of ``role`` brought in step for a query: rebuilt from a shared catalogue
+        that other replicas write (see :meth:`refresh_local_stores`), else re-read when another
+        process saved it."""
+        store = self.stores[role]
+        if self.settings.shared_catalogue:
+            self.refresh_local_stores()
+        else:
+            store.refresh()
+        return store
 
     def refresh_local_stores(self) -> bool:
         """Bring the stores local to this replica (FAISS) in step with a shared catalogue that

@@ -13,13 +13,19 @@ if TYPE_CHECKING:
 
 
 def resident_estimates(settings: HearthSettings) -> dict[str, int]:
-    """Estimated resident bytes of each auxiliary model: ``{"whisper": n, "ocr": n}``.
+    """Estimated resident bytes of each auxiliary model: ``{"whisper": n, "ocr": n, "voice": n}``.
 
     Whisper: its model.bin plus a measured working set (0 when the model is not found); OCR:
     measured with rapidocr's bundled models. Neither includes the decoded audio or image, which
-    grow with the input (64 KB per second of audio; about 3 bytes per pixel of an image).
+    grow with the input (64 KB per second of audio; about 3 bytes per pixel of an image). Voice
+    (read-aloud): the piper .onnx plus a measured working set (see ``core.tts``).
     """
     from core.ocr import estimate_resident_bytes as ocr_bytes
     from core.speech import estimate_resident_bytes as speech_bytes
+    from core.tts import estimate_resident_bytes as voice_bytes
 
-    return {"whisper": speech_bytes(settings.speech), "ocr": ocr_bytes(settings.ocr)}
+    return {
+        "whisper": speech_bytes(settings.speech),
+        "ocr": ocr_bytes(settings.ocr),
+        "voice": voice_bytes(settings.tts),
+    }

@@ -163,6 +163,14 @@ class LLMSettings(BaseModel):
         "f16", description="KV cache element type (q8_0/q4_0 need flash attention, turned on)."
     )
     flash_attn: bool = Field(False, description="Flash attention (always on for a quantized KV).")
+    prompt_cache_mib: int = Field(
+        192,
+        ge=0,
+        le=65536,
+        description="Saved KV states per local model (MiB) so a prompt starting like an earlier "
+        "one (the template's system text, a conversation's previous turns) is not evaluated "
+        "again; 0 turns it off. Counted in the memory plan.",
+    )
     use_mlock: bool = Field(
         False, description="Lock the model in RAM; reported, not fatal, when ulimit -l is too low."
     )
@@ -227,6 +235,13 @@ class RetrievalSettings(BaseModel):
         le=2.0,
         description="Drop passages scoring more than this below the best one (cosine); small "
         "models answer from a near-miss passage when it is in the prompt.",
+    )
+    passage_tokens: int = Field(
+        256,
+        ge=0,
+        le=32768,
+        description="Token budget for all passages of a prompt: the sentences bearing on the "
+        "question are kept until it is spent (0: whole passages, top_k of them).",
     )
     dense_backend: Literal["faiss", "chroma"] = Field(
         "faiss", description="Which vector store answers dense queries."
@@ -301,6 +316,29 @@ class SpeechSettings(BaseModel):
     max_voice_seconds: float = Field(
         120.0, gt=0.0, description="Longest recording accepted as a voice question (seconds)."
     )
+
+
+class TtsSettings(BaseModel):
+    """Text to speech (read-aloud) with a piper voice, or espeak-ng when piper is absent."""
+
+    voice: str = Field(
+        "en_US-joe-medium",
+        description="Bundled voice name (en_US-joe-medium) or the path of any piper voice "
+        "(.onnx, with its .onnx.json beside it).",
+    )
+    backend: str = Field(
+        "auto",
+        description="piper, espeak-ng, or auto (piper when installed, else espeak-ng).",
+    )
+    n_threads: int = Field(0, ge=0, description="CPU threads for piper; 0 means every core.")
+    speed: float = Field(1.0, ge=0.25, le=4.0, description="Speaking rate (1.0 is normal).")
+    max_chars: int = Field(
+        4096, ge=1, description="Longest text read aloud at once (the OpenAI limit)."
+    )
+    idle_seconds: float = Field(
+        300.0, ge=0.0, description="Free the voice after this long unused (0: right after use)."
+    )
+    resident: bool = Field(False, description="Keep the voice loaded once it has been used.")
 
 
 class OcrSettings(BaseModel):
@@ -426,6 +464,10 @@ class HearthSettings(BaseSettings):
     ocr: OcrSettings = Field(
         default_factory=OcrSettings,  # type: ignore[arg-type]
         description=OcrSettings.__doc__,
+    )
+    tts: TtsSettings = Field(
+        default_factory=TtsSettings,  # type: ignore[arg-type]
+        description=TtsSettings.__doc__,
     )
 
     @classmethod

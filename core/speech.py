@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -43,11 +43,19 @@ CHANNEL_NAMES = ("left", "right")
 
 @dataclass(frozen=True)
 class Segment:
-    """A stretch of recognised speech, with its start and end in seconds."""
+    """A stretch of recognised speech, with its start and end in seconds, and Whisper's own
+    figures for it (mean token log-probability, gzip compression ratio, no-speech probability,
+    token ids, the 10 ms frame it was decoded from and the decoding temperature)."""
 
     start: float
     end: float
     text: str
+    avg_logprob: float = 0.0
+    compression_ratio: float = 0.0
+    no_speech_prob: float = 0.0
+    tokens: tuple[int, ...] = ()
+    seek: int = 0
+    temperature: float = 0.0
     channel: str | None = None  # "left"/"right" when the channels were transcribed apart
 
 
@@ -142,8 +150,9 @@ class SpeechModel:
         except Exception as exc:
             raise ModelError(f"speech model at {path} failed to load: {exc}") from exc
 
-    def transcribe_samples(self, audio: np.ndarray) -> Transcript:
-        """Transcribe 16 kHz mono samples; silence gives a transcript with no segments."""
+    def transcribe_samples(self, audio: np.ndarray, language: str | None = None) -> Transcript:
+        """Transcribe 16 kHz mono samples (``language``: ISO code, default the setting);
+        silence gives a transcript with no segments."""
         duration = float(len(audio)) / SAMPLE_RATE
         if len(audio) == 0:
             return Transcript([], 0.0)
@@ -153,10 +162,20 @@ class SpeechModel:
                 audio,
                 beam_size=cfg.beam_size,
                 vad_filter=cfg.vad,
-                language=cfg.language,
+                language=language or cfg.language,
             )
             segments = [
-                Segment(round(float(s.start), 2), round(float(s.end), 2), s.text.strip())
+                Segment(
+                    round(float(s.start), 2),
+                    round(float(s.end), 2),
+                    s.text.strip(),
+                    float(s.avg_logprob),
+                    float(s.compression_ratio),
+                    float(s.no_speech_prob),
+                    tuple(s.tokens),
+                    int(s.seek),
+                    float(s.temperature or 0.0),
+                )
                 for s in pieces
                 if s.text.strip()
             ]
@@ -180,9 +199,7 @@ class SpeechModel:
             for name, ch in zip(CHANNEL_NAMES, (left, right), strict=True)
         }
         segments = [
-            Segment(s.start, s.end, s.text, channel)
-            for channel, part in parts.items()
-            for s in part.segments
+            replace(s, channel=channel) for channel, part in parts.items() for s in part.segments
         ]
         segments.sort(key=lambda s: (s.start, s.channel or ""))
         return Transcript(segments, max(p.duration for p in parts.values()))

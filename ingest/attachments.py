@@ -15,6 +15,7 @@ from core.db.models import Chunk, Document, LedgerEntry
 from core.errors import HearthError, LoaderError
 from core.types import Section
 from ingest.loaders.base import Attachment, load_file
+from ingest.titles import embedding_texts
 
 if TYPE_CHECKING:
     from ingest.pipeline import IngestPipeline
@@ -111,7 +112,7 @@ class AttachmentIngester:
                     for s in loaded.sections
                 ]
                 drafts = pipeline.chunker.chunk(sections)
-                vectors = pipeline.embedder.embed([d.text for d in drafts])
+                vectors = pipeline.embedder.embed(embedding_texts(drafts))
             except (HearthError, OSError, MemoryError, RecursionError, UnicodeError) as exc:
                 reason = exc.message if isinstance(exc, HearthError) else str(exc)
                 self._record_failure(parent_id, key, sha, f"{carrier}, attachment {reason}")

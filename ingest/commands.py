@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from tqdm import tqdm
 from ingest.files import iter_files
 from ingest.pipeline import FileResult, IngestPipeline, IngestReport
+from ingest.prune import prune_folders
 from ingest.remove import remove_documents
 
 
@@ -32,17 +33,26 @@ def _open_pipeline(settings: HearthSettings) -> IngestPipeline:
     return IngestPipeline(kb, create_embedder(settings.embedder))
 
 
+#: Exit code of `hearth ingest` when at least one file failed (click's usage error is 2).
+EXIT_FILES_FAILED = 3
+
+
 def print_summary(report: IngestReport) -> None:
-    """Totals, then every failure with its reason."""
+    """Totals, then every removed or moved file, then every failure with its reason."""
     counts = {a: report.count(a) for a in ("added", "updated", "unchanged", "empty", "failed")}
+    pruned = {a: report.count(a) for a in ("moved", "removed") if report.count(a)}
     rate = report.chunks / report.seconds if report.seconds else 0.0
     carried = sum(r.attachments for r in report.results)
     click.echo(
         f"added {counts['added']}, updated {counts['updated']}, unchanged {counts['unchanged']}, "
         f"empty {counts['empty']}, failed {counts['failed']}"
-        f"{f', attachments {carried}' if carried else ''} "
+        + "".join(f", {a} {n}" for a, n in pruned.items())
+        + f"{f', attachments {carried}' if carried else ''} "
         f"({report.chunks} chunks in {report.seconds:.1f} s, {rate:.1f} chunks/s)"
     )
+    for r in report.results:
+        if r.action in ("moved", "removed"):
+            click.echo(f"  {r.action}: {r.path}")
     for failure in report.failures:
         click.echo(f"  failed: {failure.path}: {failure.error}", err=True)
 
@@ -51,11 +61,26 @@ def print_summary(report: IngestReport) -> None:
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--collection", default="default", show_default=True, help="Collection to add to.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option(
+    "--no-prune",
+    is_flag=True,
+    help="Keep documents ingested from the folders before whose files are gone.",
+)
 @click.pass_obj
 def ingest_command(
-    settings: HearthSettings, paths: tuple[Path, ...], collection: str, quiet: bool
+    settings: HearthSettings,
+    paths: tuple[Path, ...],
+    collection: str,
+    quiet: bool,
+    no_prune: bool,
 ) -> None:
-    """Ingest files and folders (recursively) into the knowledge base."""
+    """Ingest files and folders (recursively) into the knowledge base.
+
+    A folder ingested before is brought up to date: documents ingested from it whose files were
+    deleted are removed, moved files keep their chunks (--no-prune keeps the old documents).
+    Exit status: 0 when every file was ingested, unchanged or empty; 3 when any file failed
+    (each is listed with its reason); 2 for a usage error.
+    """
     from tqdm import tqdm
 
     try:
@@ -71,14 +96,20 @@ def ingest_command(
         bar.set_postfix_str(result.action)
 
     try:
-        report = pipeline.ingest(files, collection, progress)
+        folders = [] if no_prune else [p for p in paths if p.is_dir()]
+        pruned, handled = prune_folders(pipeline, folders, files, collection)
+        for result in pruned:
+            if result.action not in ("moved", "removed"):
+                progress(result)
+        report = pipeline.ingest([f for f in files if f not in handled], collection, progress)
+        report.results[:0] = pruned
     finally:
         bar.close()
         pipeline.kb.close()
         lock.release()
     print_summary(report)
-    if report.failures and len(report.failures) == len(report.results):
-        sys.exit(1)
+    if report.failures:
+        sys.exit(EXIT_FILES_FAILED)
 
 
 @click.command("remove")

@@ -21,6 +21,7 @@ from ingest.chunker import Chunker
 from ingest.files import iter_files, sha256_of
 from ingest.loaders import LoaderContext, Loaders, file_type_of
 from ingest.loaders.base import LoadedFile, load_file
+from ingest.titles import document_title, embedding_texts
 
 log = logging.getLogger(__name__)
 
@@ -218,7 +219,7 @@ class IngestPipeline:
         if not batch:
             return []
         try:
-            vectors = self.embedder.embed([d.text for p in batch for d in p.drafts])
+            vectors = self.embedder.embed([t for p in batch for t in embedding_texts(p.drafts)])
         except (MemoryError, RuntimeError):
             if len(batch) == 1:
                 raise
@@ -296,11 +297,13 @@ class IngestPipeline:
             doc.chunk_count = len(drafts)
             doc.ingested_at = datetime.now(UTC)
             s.flush()
+            title = document_title(drafts)
             rows = [
                 Chunk(
                     document_id=doc.id,
                     ordinal=d.ordinal,
                     text=d.text,
+                    title=title,
                     token_count=d.token_count,
                     provenance=d.provenance,
                     embedding=vectors[i].astype(np.float32).tobytes(),

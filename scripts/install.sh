@@ -8,7 +8,10 @@ cd "$(dirname "$0")/.."
 VENV="${HEARTH_VENV:-.venv}"
 # Extras: --test adds the test extras; HEARTH_EXTRAS adds others (comma-separated, e.g. llm-server
 # for `python -m llama_cpp.server`, as docker/Dockerfile does).
+# The tts extra (piper-tts, GPL-3.0-or-later) is part of the default install; HEARTH_NO_TTS=1 drops
+# it (read-aloud then uses Debian's espeak-ng).
 EXTRAS="${HEARTH_EXTRAS:-}"
+if [ -z "${HEARTH_NO_TTS:-}" ]; then EXTRAS="${EXTRAS:+$EXTRAS,}tts"; fi
 if [ "${1:-}" = "--test" ]; then EXTRAS="${EXTRAS:+$EXTRAS,}test"; fi
 if [ -n "$EXTRAS" ]; then EXTRAS="[$EXTRAS]"; fi
 PY=$(command -v python3.11 || command -v python3)

@@ -6,15 +6,19 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from core.errors import InvalidInputError
 from core.settings import TASKS, HearthSettings
+from service.answering.context import check_fits, counted_tokens, overflow, prompt_tokens
+from service.answering.injection import check_answer, without_instructions
+from service.answering.passages import fit_passages, merge_identical
 from service.conversations import ConversationStore
 from service.grounding import Grounding, check, strip_invalid
-from service.llm.base import ChatMessage, LLMRuntime, SamplingParams
+from service.llm.base import ChatMessage, LLMRuntime, PromptStats, SamplingParams
 from service.llm.pool import ModelPool, ModelSlot
 from service.llm.queue import Ticket
 from service.multihop import second_hop
@@ -28,6 +32,12 @@ log = logging.getLogger(__name__)
 MAX_QUESTION_CHARS = 4000
 #: Turns of history kept at most before the token budget is applied.
 MAX_HISTORY_TURNS = 12
+#: Prompted user turns remembered for prefix reuse (a few KiB each).
+MAX_PROMPTED_TURNS = 512
+FOLLOWED_INSTRUCTION = (
+    "The reply followed an instruction written inside one of your documents instead of "
+    "answering, so it is not shown; here are the passages that seem most relevant:"
+)
 NOT_VERIFIED = (
     "I could not check this answer against your documents, so here are the passages that "
     "seem most relevant instead:"
@@ -121,6 +131,26 @@ class _Turn:
     filters: Filters
 
 
+def prompt_timings(llm: LLMRuntime, to_first: float) -> dict[str, float]:
+    """The prompt's part of the time to first token: tokens in all, reused from the KV cache
+    (``prompt_cached_tokens``) and evaluated (``prompt_new_tokens``), evaluation and state
+    restore seconds, and ``first_token_s``, the rest of ``to_first`` (seconds from the start
+    of generation to the first piece: sampling, decoding). Empty for a runtime that does not
+    report them (a remote server)."""
+    stats_of = getattr(llm, "prompt_stats", None)
+    stats: PromptStats | None = stats_of() if callable(stats_of) else None
+    if stats is None:
+        return {}
+    return {
+        "prompt_tokens": stats.prompt_tokens,
+        "prompt_cached_tokens": stats.cached_tokens,
+        "prompt_new_tokens": stats.new_tokens,
+        "prompt_eval_s": stats.eval_s,
+        "prompt_restore_s": stats.restore_s,
+        "first_token_s": round(max(to_first - stats.eval_s - stats.restore_s, 0.0), 4),
+    }
+
+
 class AnswerService:
     """Turns a question into a grounded, cited, replayable answer, on the model a request names
     or routes to. ``llm`` is the pool of loaded models; a bare runtime is wrapped in a pool."""
@@ -139,6 +169,8 @@ class AnswerService:
         self.templates = templates or TemplateService(db)
         self.conversations = ConversationStore(db)
         self.records = AnswerRecords(db)
+        #: (conversation, question) -> the user message its answer's prompt had.
+        self._prompted: OrderedDict[tuple[int, str], str] = OrderedDict()
 
     @property
     def llm(self) -> LLMRuntime:
@@ -155,6 +187,20 @@ class AnswerService:
         a response starts so that a full queue is a 429."""
         template_for(task)
         return self.pool.select(model, task).queue.admit()
+
+    def prefill(self, templates: tuple[str, ...] = ("qa", "condense-question")) -> int:
+        """Evaluate the active system prompt of ``templates`` on every local model that can keep
+        KV states, so the first question reuses it; the number of prompts evaluated."""
+        done = 0
+        for slot in self.pool.slots.values():
+            prefill = getattr(slot.runtime, "prefill", None)
+            if not callable(prefill):
+                continue
+            for name in templates:
+                system = self.templates.render(name, self.variables("", [], [])).system
+                prefill([{"role": "system", "content": system}, {"role": "user", "content": ""}])
+                done += 1
+        return done
 
     # -- building the prompt -------------------------------------------------------------
 
@@ -176,6 +222,44 @@ class AnswerService:
             "language": self.settings.llm.translate_to,
         }
 
+    def _messages(
+        self,
+        template: str,
+        version: int | None,
+        question: str,
+        passages: list[Passage],
+        history: list[dict[str, str]],
+    ) -> tuple[RenderedPrompt, list[ChatMessage]]:
+        prompt = self.templates.render(
+            template, self.variables(question, passages, history), version
+        )
+        messages: list[ChatMessage] = [{"role": "system", "content": prompt.system}]
+        messages += [ChatMessage(role=t["role"], content=t["content"]) for t in history]
+        messages.append({"role": "user", "content": prompt.user})
+        return prompt, messages
+
+    def check_question(
+        self, llm: LLMRuntime, question: str, template: str, max_tokens: int
+    ) -> None:
+        """``ContextOverflowError`` (400) when the question alone, in the template without
+        passages or history, leaves less than ``max_tokens`` of the model's context."""
+        _, messages = self._messages(template, None, question, [], [])
+        check_fits(llm, messages, max_tokens, f"the question ({llm.count_tokens(question)} tokens)")
+
+    def check_request(
+        self,
+        question: str,
+        model: str | None,
+        task: str | None,
+        options: AskOptions | None = None,
+    ) -> None:
+        """The question checked in tokens on the model the request goes to, before it is
+        admitted and before a response starts (a streamed request gets a 400, not an SSE
+        error)."""
+        params = (options.sampling if options else None) or self.sampling()
+        llm = self.pool.select(model, task).runtime
+        self.check_question(llm, question, template_for(task), params.max_tokens)
+
     def _fit(
         self,
         llm: LLMRuntime,
@@ -191,19 +275,17 @@ class AnswerService:
         budget = llm.n_ctx - max_tokens
         history = history[-MAX_HISTORY_TURNS:]
         while True:
-            prompt = self.templates.render(
-                template, self.variables(question, passages, history), version
-            )
-            messages: list[ChatMessage] = [{"role": "system", "content": prompt.system}]
-            messages += [ChatMessage(role=t["role"], content=t["content"]) for t in history]
-            messages.append({"role": "user", "content": prompt.user})
-            used = sum(llm.count_tokens(m["content"]) + 8 for m in messages)
-            if used <= budget or (not history and len(passages) <= 1):
+            prompt, messages = self._messages(template, version, question, passages, history)
+            used = prompt_tokens(llm, messages)
+            if used <= budget:
                 return prompt, messages, passages, history
             if history:
                 history = history[2:] if len(history) > 1 else []
-            else:
+            elif len(passages) > 1:
                 passages = passages[:-1]
+            else:
+                what = "the question with the best passage" if passages else "the question"
+                raise overflow(llm, used, max_tokens, what)
 
     def _condense(
         self,
@@ -214,19 +296,36 @@ class AnswerService:
         stop: threading.Event,
     ) -> str:
         """A follow-up rewritten as a standalone question (the turn is kept for the answer)."""
+        params = SamplingParams(0.0, 1.0, 96, self.settings.llm.seed)
+        history = history[-MAX_HISTORY_TURNS:]
+        llm = slot.runtime
+        while history:  # the oldest turns go until the prompt fits
+            prompt = self.templates.render(
+                "condense-question", self.variables(question, [], history)
+            )
+            messages: list[ChatMessage] = [
+                {"role": "system", "content": prompt.system},
+                {"role": "user", "content": prompt.user},
+            ]
+            if prompt_tokens(llm, messages) <= llm.n_ctx - params.max_tokens:
+                break
+            history = history[2:] if len(history) > 1 else []
         if not history:
             return question
-        prompt = self.templates.render(
-            "condense-question", self.variables(question, [], history[-MAX_HISTORY_TURNS:])
-        )
-        messages: list[ChatMessage] = [
-            {"role": "system", "content": prompt.system},
-            {"role": "user", "content": prompt.user},
-        ]
-        params = SamplingParams(0.0, 1.0, 96, self.settings.llm.seed)
         text = "".join(self.pool.generate(slot, ticket, messages, params, stop, release=False))
         standalone = text.strip().strip('"').splitlines()[0].strip() if text.strip() else ""
         return standalone or question
+
+    def _as_prompted(self, cid: int | None, turn: dict[str, str]) -> dict[str, str]:
+        """A user turn of a conversation as its own answer's prompt had it (with its passages)
+        when this process answered it, so the next prompt starts with the same tokens as the
+        previous one and reuses its KV state; else the turn as stored."""
+        if cid is None or turn["role"] != "user":
+            return turn
+        return {
+            "role": "user",
+            "content": self._prompted.get((cid, turn["content"]), turn["content"]),
+        }
 
     # -- answering -------------------------------------------------------------------------
 
@@ -250,6 +349,8 @@ class AnswerService:
             if options.conversation_id is not None
             else []
         )
+        if ticket is None:  # a caller holding a ticket checked the question before admitting
+            self.check_request(question, model, task, options)
         ticket = ticket or self.admit(model, task)
         try:
             slot = self.pool.slots[ticket.queue.name]
@@ -271,14 +372,37 @@ class AnswerService:
         started = time.perf_counter()
         params = options.sampling or self.sampling()
         standalone = self._condense(slot, ticket, question, history, stop)
+        condensed = time.perf_counter()
+        cid = options.conversation_id
+        history = [self._as_prompted(cid, t) for t in history]
         filters = Filters(collection=options.collection)
         found = self.retriever.retrieve(standalone, filters=filters)
         found = second_hop(self.retriever, standalone, found, filters)
+        searched = time.perf_counter()
+        found = fit_passages(
+            standalone,
+            merge_identical(found),
+            self.retriever.embedder,
+            llm.count_tokens,
+            self.settings.retrieval.passage_tokens,
+        )
         prompt, messages, passages, used_history = self._fit(
             llm, template, None, standalone, found, history, params.max_tokens
         )
         turn = _Turn(question, standalone, used_history, passages, prompt, messages, filters)
+        if cid is not None:
+            self._prompted[(cid, question)] = prompt.user
+            while len(self._prompted) > MAX_PROMPTED_TURNS:
+                self._prompted.popitem(last=False)
         retrieved = time.perf_counter()
+        steps = {
+            "condense_s": round(condensed - started, 4),
+            "retrieval_s": round(retrieved - condensed, 4),
+            "search_s": round(searched - condensed, 4),
+            "fit_s": round(retrieved - searched, 4),
+        }
+        ticket.stats.retrieval_s = round(retrieved - condensed, 4)
+        ticket.stats.condense_s = steps["condense_s"]
         yield Event("sources", {"sources": [p.as_dict() for p in passages]})
         pieces: list[str] = []
         first: float | None = None
@@ -293,6 +417,9 @@ class AnswerService:
             pieces.append(DONT_KNOW)
             yield Event("token", {"text": DONT_KNOW})
         ended = time.perf_counter()
+        if passages or template == "translate":
+            steps.update(prompt_timings(llm, (first or ended) - retrieved))
+        steps["queue_wait_s"] = ticket.stats.wait_s
         answer = self._finish(
             llm,
             turn,
@@ -300,8 +427,8 @@ class AnswerService:
             params,
             options,
             (started, retrieved, first or ended, ended),
+            steps,
         )
-        answer.timings["queue_wait_s"] = ticket.stats.wait_s
         log.debug("answered %r with %r", question, answer.answer)
         yield Event("done", answer.as_dict())
 
@@ -313,10 +440,11 @@ class AnswerService:
         params: SamplingParams,
         options: AskOptions,
         clock: tuple[float, float, float, float],
+        steps: dict[str, float],
     ) -> Answer:
         started, retrieved, first, ended = clock
         passages = turn.passages
-        text, verdict = self.postprocess(text, passages, turn.standalone)
+        text, verdict = self.postprocess(text, passages, turn.standalone, turn.prompt.system)
         by_number = {p.number: p for p in passages}
         citations = [by_number[n].as_dict() for n in verdict.cited]
         tokens = llm.count_tokens(text) if text else 0
@@ -327,9 +455,12 @@ class AnswerService:
             "ttft_s": round(first - started, 4),
             "total_s": round(ended - started, 4),
             "completion_tokens": tokens,
+            # the whole prompt the model read (template, history, passages, question)
+            "prompt_tokens": counted_tokens(llm, turn.messages) if generated else 0,
             "tokens_per_s": (
                 round(tokens / max(ended - first, 1e-9), 2) if tokens > 1 and generated else 0.0
             ),
+            **steps,
         }
         template = {
             "name": turn.prompt.name,
@@ -358,14 +489,26 @@ class AnswerService:
         return answer
 
     def postprocess(
-        self, text: str, passages: list[Passage], question: str = ""
+        self, text: str, passages: list[Passage], question: str = "", system: str = ""
     ) -> tuple[str, Grounding]:
         """Check citations and grounding; drop citations of passages not retrieved; replace an
-        unverified answer by the passages when ``grounding.on_fail`` is ``replace``."""
-        verdict = check(text, {p.number: p.text for p in passages}, question)
+        unverified answer by the passages when ``grounding.on_fail`` is ``replace``, and an
+        answer echoing a worked example of the ``system`` prompt always (never shown)."""
+        verdict = check(text, {p.number: p.text for p in passages}, system, question)
         if verdict.invalid_citations:
             text = strip_invalid(text, verdict.invalid_citations)
-        if not verdict.grounded and self.settings.grounding.on_fail == "replace" and passages:
+        injected = check_answer(
+            text, question, {p.number: p.text for p in passages}, list(verdict.cited)
+        )
+        if injected.followed:  # never shown as the answer: the passages, instructions left out
+            log.warning("an answer followed an instruction from a passage: %s", injected.reason)
+            verdict.unsupported = [*verdict.unsupported, f"injection: {injected.reason}"]
+            shown = passages[:2]
+            return FOLLOWED_INSTRUCTION + "\n" + "\n".join(
+                f"[{p.number}] {p.label}: {without_instructions(p.text)[:300]}" for p in shown
+            ), verdict
+        replace = self.settings.grounding.on_fail == "replace" or verdict.echoed_example
+        if not verdict.grounded and replace and passages:
             cited = [p for p in passages if p.number in verdict.cited] or passages[:2]
             text = (
                 NOT_VERIFIED
@@ -392,6 +535,7 @@ class AnswerService:
                 "top_k": cfg.top_k,
                 "min_score": cfg.min_score,
                 "relative_margin": cfg.relative_margin,
+                "passage_tokens": cfg.passage_tokens,
                 "method": "hybrid",
                 "collection": turn.filters.collection,
             },

@@ -15,6 +15,7 @@ from litestar.openapi.plugins import JsonRenderPlugin
 
 from core.settings import HearthSettings
 from service.auth import AuthController, GateMiddleware
+from service.backup.controller import BackupController
 from service.controllers import (
     AnswerController,
     AskController,
@@ -31,6 +32,7 @@ from service.controllers import (
 )
 from service.errors import EXCEPTION_HANDLERS
 from service.metrics import Metrics
+from service.openai_compat.audio import OpenAIAudioController
 from service.openapi_doc import document_responses
 from service.state import Hearth, start_watcher
 from service.tokens import TokenStore
@@ -70,6 +72,8 @@ def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litest
             EvaluationController,
             *ui_routes(),
             OpenAIController,
+            OpenAIAudioController,
+            BackupController,
             MetricsController,
             AuthController,
         ],

@@ -16,7 +16,11 @@ from core.errors import ConfigError, HearthError
 from core.logs import configure_logging
 from core.settings import TASKS, HearthSettings, load_settings
 from ingest.commands import formats_command, ingest_command, remove_command, watch_command
+from service.backup.commands import backup_command, restore_command
 from service.evaluation.commands import eval_command, models_bench_command
+from service.portable.bundle_commands import export_command, import_command
+from service.portable.commands import models_list_command
+from service.readaloud.commands import say_command, speak_answer
 from service.template_commands import templates
 from service.token_commands import tokens
 
@@ -81,6 +85,11 @@ cli.add_command(tokens)
 cli.add_command(formats_command)
 cli.add_command(watch_command)
 cli.add_command(eval_command)
+cli.add_command(say_command)
+cli.add_command(backup_command)
+cli.add_command(restore_command)
+cli.add_command(export_command)
+cli.add_command(import_command)
 
 
 @cli.command()
@@ -167,6 +176,13 @@ def _refuse_open_bind(settings: HearthSettings, host: str) -> None:
     default=None,
     help="qa (default), summarize, translate, code or write: picks the template.",
 )
+@click.option("--speak", is_flag=True, help="Read the answer aloud (plays it; see --speak-to).")
+@click.option(
+    "--speak-to",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    default=None,
+    help="Read the answer aloud into this WAV file instead of playing it (implies --speak).",
+)
 @click.pass_obj
 def ask(
     settings: HearthSettings,
@@ -175,8 +191,11 @@ def ask(
     as_json: bool,
     collection: str | None,
     task: str | None,
+    speak: bool,
+    speak_to: Path | None,
 ) -> None:
-    """Answer QUESTION (or the question spoken in --audio FILE), citing sources."""
+    """Answer QUESTION (or the question spoken in --audio FILE), citing sources; --speak reads
+    the answer (not the sources) aloud."""
     from service.answers import AskOptions
     from service.state import Hearth
 
@@ -201,6 +220,8 @@ def ask(
                 done = event.data
     finally:
         hearth.close()
+    if speak or speak_to:
+        speak_answer(settings, str(done.get("answer", "")), speak_to)
     if as_json:
         if transcript is not None:
             done = {"transcript": transcript, **done}
@@ -310,24 +331,7 @@ def models() -> None:
 
 
 models.add_command(models_bench_command)
-
-
-@models.command("list")
-@click.pass_obj
-def models_list(settings: HearthSettings) -> None:
-    """Bundled models and whether they are ready."""
-    from core.bundled import LLM_NAMES, PACKAGED, SPLIT_GGUFS, assembled_ok, package_dir
-
-    for name in LLM_NAMES:
-        if name in SPLIT_GGUFS:
-            ready = assembled_ok(SPLIT_GGUFS[name], settings.models_dir)
-            state = "assembled" if ready else "not assembled (hearth models assemble)"
-        else:
-            state = "installed" if package_dir(PACKAGED[name].package) else "missing"
-        click.echo(f"{name:22} llm        {state}")
-    for name in ("all-MiniLM-L6-v2", "whisper-tiny.en"):
-        state = "installed" if package_dir(PACKAGED[name].package) else "missing"
-        click.echo(f"{name:22} {'embedder' if 'MiniLM' in name else 'speech':10} {state}")
+models.add_command(models_list_command)
 
 
 @models.command("assemble")

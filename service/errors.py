@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import traceback
 from typing import Any
 
 from litestar import MediaType, Request, Response
@@ -76,6 +77,28 @@ def http_error_detail(exc: HTTPException) -> str:
     return detail
 
 
+def redacted_traceback(exc: BaseException) -> str:
+    """The traceback of ``exc`` (and its causes) with file, line and function of every frame
+    but without the exceptions' messages, which may quote the user's text."""
+    lines: list[str] = []
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        frames = traceback.format_list(traceback.extract_tb(current.__traceback__))
+        lines.append(f"{type(current).__module__}.{type(current).__qualname__} (message withheld)")
+        lines.extend(line.rstrip("\n") for line in frames)
+        current = current.__cause__ or current.__context__
+    return "\n".join(lines)
+
+
+def log_unexpected(logger: logging.Logger, during: str, exc: BaseException) -> None:
+    """Log an unexpected error with its traceback at ERROR (the default level shows it), the
+    user's text left out; the full message only at DEBUG."""
+    logger.error("unexpected %s during %s\n%s", type(exc).__name__, during, redacted_traceback(exc))
+    logger.debug("unexpected error", exc_info=exc)
+
+
 def unexpected_error_handler(
     _: Request[Any, Any, Any], exc: Exception
 ) -> Response[dict[str, object]]:
@@ -91,8 +114,7 @@ def unexpected_error_handler(
             headers=exc.headers,
             media_type=MediaType.JSON,
         )
-    log.error("unexpected %s while serving a request", type(exc).__name__)
-    log.debug("unexpected error", exc_info=exc)
+    log_unexpected(log, "a request", exc)
     return Response(
         {"error": "InternalError", "detail": "an unexpected error occurred"},
         status_code=500,

@@ -12,6 +12,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from core.evalmetrics import is_abstention
 from service.numbers import near_misses
 from service.prompts import DONT_KNOW, cited_numbers
 
@@ -81,6 +82,21 @@ _COMMON = {
     "note",
     "based",
 }
+# Clock and calendar words: an English answer states them about a passage that may write them in
+# another script ("9 AM to 8 PM, closed Monday" for 上午9时至下午8时，周一闭馆); not names.
+_CALENDAR = {
+    "am", "pm", "a.m", "p.m", "monday", "tuesday", "wednesday", "thursday", "friday",
+    "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july",
+    "august", "september", "october", "november", "december",
+}  # fmt: skip
+_LATIN = re.compile(r"[A-Za-z\u00C0-\u024F]")
+_LETTER = re.compile(r"[^\W\d_]")
+#: Below this share of Latin letters, the passages are in another script: names written in
+#: Latin letters cannot be checked against them (numbers still are).
+MIN_LATIN_SHARE = 0.3
+#: Consecutive words an answer must share with the system prompt (and not with any passage) to
+#: count as echoing one of its worked examples.
+ECHO_GRAM = 4
 
 
 def _fold(text: str) -> str:
@@ -97,7 +113,10 @@ def claims(answer: str) -> list[str]:
         words = list(_WORD.finditer(sentence))
         for i, m in enumerate(words):
             word = m.group(0).strip("'’-")
-            if i == 0 or not word or not word[0].isupper() or word.lower() in _COMMON:
+            lowered = word.lower()
+            if i == 0 or not word or not word[0].isupper() or lowered in _COMMON:
+                continue
+            if lowered.rstrip(".") in _CALENDAR:
                 continue
             found.append(word)
     seen: list[str] = []
@@ -105,6 +124,14 @@ def claims(answer: str) -> list[str]:
         if item and item not in seen:
             seen.append(item)
     return seen
+
+
+def latin_share(text: str) -> float:
+    """Share of the letters of ``text`` that are Latin (1.0 for no letters)."""
+    letters = _LETTER.findall(text)
+    if not letters:
+        return 1.0
+    return sum(bool(_LATIN.match(c)) for c in letters) / len(letters)
 
 
 def _present(claim: str, haystack: str) -> bool:
@@ -123,12 +150,18 @@ class Grounding:
     invalid_citations: list[int] = field(default_factory=list)
     unsupported: list[str] = field(default_factory=list)
     declined: bool = False
+    #: Claims found only in passages the answer did not cite (a wrong number, not invention).
+    miscited: list[str] = field(default_factory=list)
+    #: The answer echoes a worked example of the system prompt (see ``echoed_example``).
+    echoed_example: bool = False
     #: Numbers the cited passage holds but gives for something else (service/numbers.py).
     near_misses: list[str] = field(default_factory=list)
 
     @property
     def grounded(self) -> bool:
         """True when the answer declined, or cites passages and every claim is in them."""
+        if self.echoed_example:
+            return False
         if self.declined:
             return True
         return (
@@ -137,6 +170,11 @@ class Grounding:
             and not self.invalid_citations
             and not self.near_misses
         )
+
+    @property
+    def uncited(self) -> bool:
+        """True for an answer that states something without citing any passage."""
+        return not self.declined and not self.cited
 
     def as_dict(self) -> dict[str, object]:
         """JSON-ready verdict."""
@@ -147,25 +185,66 @@ class Grounding:
             "unsupported": self.unsupported,
             "declined": self.declined,
             "near_misses": self.near_misses,
+            "miscited": self.miscited,
+            "uncited": self.uncited,
+            "echoed_example": self.echoed_example,
         }
 
 
-def check(answer: str, passages: dict[int, str], question: str = "") -> Grounding:
-    """Judge ``answer`` against the retrieved passages (number -> text); ``question`` sharpens
-    the near-miss check of the answer's numbers."""
+def _grams(text: str, n: int = ECHO_GRAM) -> set[tuple[str, ...]]:
+    words = _fold(_CITE.sub(" ", text)).split()
+    words = [w.strip(".,;:!?\"'()[]") for w in words]
+    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
+
+
+def echoed_example(answer: str, system: str, passages: dict[int, str]) -> bool:
+    """True when the answer repeats text of the system prompt (its worked examples) that no
+    passage holds: ``ECHO_GRAM`` consecutive words, at least one of them a name or number the
+    passages do not hold, or two such word runs. Small models copy a template's example
+    ("The Zorbin valve was patented by Ada Quell in 1911") when the passages confuse them."""
+    if not system or is_abstention(answer):
+        return False
+    joined = " ".join(passages.values())
+    echoed = (_grams(answer) & _grams(system)) - _grams(joined)
+    if not echoed:
+        return False
+    haystack = _fold(joined)
+    foreign = {_fold(c) for c in claims(answer) if not _present(c, haystack)}
+    named = any(foreign & set(gram) for gram in echoed)
+    return named or len(echoed) >= 2
+
+
+def check(answer: str, passages: dict[int, str], system: str = "", question: str = "") -> Grounding:
+    """Judge ``answer`` against the retrieved passages (number -> text); with the prompt's
+    ``system`` text, an answer echoing its worked examples is marked ``echoed_example``;
+    ``question`` sharpens the near-miss check of the answer's numbers (service/numbers.py)."""
     numbers = cited_numbers(answer)
     valid = [n for n in numbers if n in passages]
     invalid = [n for n in numbers if n not in passages]
+    if echoed_example(answer, system.replace(DONT_KNOW, " "), passages):
+        return Grounding(valid, invalid, [], echoed_example=True)
     if DONT_KNOW.lower().rstrip(".") in answer.lower() or not answer.strip():
         return Grounding(valid, invalid, [], declined=True)
-    # Claims are checked against the cited passages; an uncited answer against all of them.
+    # Claims are checked against the cited passages; an uncited answer against all of them. A
+    # name found only in another retrieved passage is miscited, not invented (a number there is
+    # still unsupported: it usually belongs to another fact).
     pool = [passages[n] for n in valid] or list(passages.values())
     haystack = _fold(" ".join(pool))
-    unsupported = [c for c in claims(answer) if not _present(c, haystack)]
+    everything = _fold(" ".join(passages.values()))
+    latin = latin_share(" ".join(pool)) >= MIN_LATIN_SHARE
+    unsupported: list[str] = []
+    miscited: list[str] = []
+    for c in claims(answer):
+        if _present(c, haystack):
+            continue
+        if not _NUMBER.fullmatch(c) and _present(c, everything):
+            miscited.append(c)
+        elif latin or not _LATIN.search(c) or _NUMBER.fullmatch(c):
+            unsupported.append(c)
     misses: list[str] = []
     for n in valid:
-        misses += [m for m in near_misses(answer, passages[n], question) if m not in misses]
-    return Grounding(valid, invalid, unsupported, near_misses=misses)
+        misses += [x for x in near_misses(answer, passages[n], question) if x not in misses]
+    return Grounding(valid, invalid, unsupported, miscited=miscited, near_misses=misses)
 
 
 def strip_invalid(answer: str, invalid: list[int]) -> str:

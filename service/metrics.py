@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 TTFT_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60)
 SPEED_BUCKETS = (1, 2, 5, 10, 15, 20, 30, 45, 60, 80, 120, 200)
+STEP_BUCKETS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5)
 WAIT_BUCKETS = (0.01, 0.1, 0.5, 1, 2, 5, 10, 30, 60, 120)
 
 
@@ -67,6 +68,33 @@ class Metrics:
             buckets=WAIT_BUCKETS,
             registry=self.registry,
         )
+        self.retrieval = Histogram(
+            "hearth_answer_retrieval_seconds",
+            "Retrieval of an answer's passages (search and fitting them to the budget).",
+            ["model"],
+            buckets=STEP_BUCKETS,
+            registry=self.registry,
+        )
+        self.condense = Histogram(
+            "hearth_answer_condense_seconds",
+            "Rewriting a follow-up as a standalone question (follow-ups only).",
+            ["model"],
+            buckets=TTFT_BUCKETS,
+            registry=self.registry,
+        )
+        self.prompt_eval = Histogram(
+            "hearth_llm_prompt_eval_seconds",
+            "Evaluation of an answer prompt's new tokens (most of the time to first token).",
+            ["model"],
+            buckets=TTFT_BUCKETS,
+            registry=self.registry,
+        )
+        self.prompt_tokens = Counter(
+            "hearth_llm_prompt_tokens",
+            "Prompt tokens of answers: reused from the KV cache (cached) or evaluated (new).",
+            ["model", "kind"],
+            registry=self.registry,
+        )
         self.generations = Counter(
             "hearth_llm_generations",
             "Generations by model and outcome (done, cancelled, timeout, error).",
@@ -83,6 +111,16 @@ class Metrics:
             self.ttft.labels(model).observe(stats.ttft_s)
         if stats.tokens_per_s:
             self.speed.labels(model).observe(stats.tokens_per_s)
+        if stats.retrieval_s is not None:
+            self.retrieval.labels(model).observe(stats.retrieval_s)
+        if stats.condense_s:
+            self.condense.labels(model).observe(stats.condense_s)
+        if stats.prompt_eval_s is not None:
+            self.prompt_eval.labels(model).observe(stats.prompt_eval_s)
+        if stats.prompt_tokens is not None:
+            cached = stats.prompt_cached_tokens or 0
+            self.prompt_tokens.labels(model, "cached").inc(cached)
+            self.prompt_tokens.labels(model, "new").inc(max(stats.prompt_tokens - cached, 0))
 
     def bind(self, hearth: Hearth) -> None:
         """Observe this Hearth's models and read its state at every scrape."""

@@ -2,12 +2,15 @@
 
 Requests are checked with pydantic; a problem becomes an ``InvalidInputError`` naming the field,
 which the /v1 routes answer in OpenAI's error shape ``{"error": {message, type, param, code}}``.
-Unknown fields are ignored (clients send many), except ones whose meaning Hearth cannot honour.
+Every field of OpenAI's request is either honoured, harmless to ignore (``user``, ``metadata``,
+``store``...), or refused with a 400 naming it when set to anything but its default (``logprobs``,
+``logit_bias``, penalties, tools...); a field OpenAI does not define is refused too.
 """
 
 from __future__ import annotations
 
 import base64
+import json
 import time
 import uuid
 from typing import Any, Literal, TypeVar
@@ -47,6 +50,43 @@ class ChatRequest(BaseModel):
     stream_options: dict[str, Any] | None = None
     n: int | None = None
     tools: list[Any] | None = None
+    response_format: dict[str, Any] | None = None
+
+    def refuse_unhonoured(self) -> None:
+        """400 naming the first field Hearth would otherwise silently ignore."""
+        refuse_fields(self.model_extra or {}, CHAT_IGNORED, CHAT_DEFAULTS)
+
+    def json_schema(self) -> str | None:
+        """``response_format`` as the JSON Schema text the reply is constrained to (``json_object``
+        is any object), None for ``text``; 400 for another type or an invalid schema."""
+        fmt = self.response_format
+        kind = (fmt or {}).get("type", "text")
+        if fmt is None or kind == "text":
+            return None
+        if kind == "json_object":
+            return json.dumps({"type": "object"})
+        if kind != "json_schema":
+            raise InvalidInputError(
+                f"response_format.type: {kind!r} is not one of text, json_object, json_schema",
+                field="response_format.type",
+            )
+        schema = (fmt.get("json_schema") or {}).get("schema")
+        if not isinstance(schema, dict):
+            raise InvalidInputError(
+                "response_format.json_schema.schema: a JSON Schema object is needed",
+                field="response_format.json_schema.schema",
+            )
+        try:
+            from jsonschema import Draft202012Validator
+            from jsonschema.exceptions import SchemaError
+
+            Draft202012Validator.check_schema(schema)
+        except SchemaError as exc:
+            raise InvalidInputError(
+                f"response_format.json_schema.schema: not a valid JSON Schema: {exc.message}",
+                field="response_format.json_schema.schema",
+            ) from exc
+        return json.dumps(schema)
 
     def stops(self) -> tuple[str, ...]:
         """Stop sequences (at most 4, none empty)."""
@@ -57,6 +97,7 @@ class ChatRequest(BaseModel):
 
     def chat_messages(self) -> list[ChatMessage]:
         """The messages as plain role/content pairs the runtimes take."""
+        self.refuse_unhonoured()
         if self.n not in (None, 1):
             raise InvalidInputError("n: only 1 choice is supported", field="n")
         if self.tools:
@@ -122,6 +163,49 @@ class EmbeddingRequest(BaseModel):
                 )
             texts.append(item)
         return texts
+
+
+#: OpenAI request fields that change nothing in the reply: accepted and ignored.
+CHAT_IGNORED = frozenset(
+    {
+        "user",
+        "metadata",
+        "store",
+        "service_tier",
+        "prompt_cache_key",
+        "safety_identifier",
+        "parallel_tool_calls",
+    }
+)
+#: OpenAI request fields Hearth does not honour, with the value that means "not used" (a
+#: client sending exactly that is accepted).
+CHAT_DEFAULTS: dict[str, Any] = {
+    "logprobs": False,
+    "top_logprobs": None,
+    "logit_bias": None,
+    "frequency_penalty": 0,
+    "presence_penalty": 0,
+    "functions": None,
+    "function_call": None,
+    "tool_choice": "none",
+    "audio": None,
+    "modalities": ["text"],
+    "prediction": None,
+    "reasoning_effort": None,
+    "web_search_options": None,
+    "verbosity": None,
+}
+EMBED_IGNORED = frozenset({"user"})
+
+
+def refuse_fields(extra: dict[str, Any], ignored: frozenset[str], defaults: dict[str, Any]) -> None:
+    """``InvalidInputError`` naming the first field of ``extra`` (fields outside the model) that
+    is neither harmless nor at its "not used" value."""
+    for name, value in extra.items():
+        if name in ignored or (name in defaults and value in (defaults[name], None)):
+            continue
+        why = "is not supported by Hearth" if name in defaults else "is not an OpenAI field"
+        raise InvalidInputError(f"{name}: {why}; leave it out", field=name)
 
 
 M = TypeVar("M", bound=BaseModel)

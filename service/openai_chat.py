@@ -17,6 +17,7 @@ from sqlalchemy import select
 
 from core.db.models import Document
 from core.errors import InvalidInputError
+from service.answering.context import check_fits
 from service.answers import AskOptions, validate_question
 from service.llm.base import ChatMessage, SamplingParams
 from service.llm.pool import ModelSlot
@@ -55,6 +56,8 @@ class Finish:
     text: str
     completion_tokens: int
     extension: dict[str, Any] | None = field(default=None)
+    #: Tokens of the whole prompt the model read (passages included); 0: the plan's count.
+    prompt_tokens: int = 0
 
 
 @dataclass
@@ -84,26 +87,31 @@ def plan_chat(hearth: Hearth, req: ChatRequest) -> ChatPlan:
         if not users:
             raise InvalidInputError("messages: a user message is needed", field="messages")
         question = validate_question(users[-1])
+        if req.response_format is not None and req.json_schema() is not None:
+            raise InvalidInputError(
+                f"response_format: {RAG} answers in cited prose; use a model's own name "
+                f"({', '.join(pool.slots)}) for JSON output",
+                field="response_format",
+            )
     else:
         raise unknown_model(req.model, model_ids(hearth))
     cfg = hearth.settings.llm
     llm = slot.runtime
-    prompt = question if question is not None else "\n".join(m["content"] for m in messages)
-    prompt_tokens = llm.count_tokens(prompt) + 4 * len(messages)
     max_tokens = req.max_completion_tokens or req.max_tokens or cfg.max_tokens
-    room = llm.n_ctx - prompt_tokens
-    if room < 16:
-        raise InvalidInputError(
-            f"messages: about {prompt_tokens} tokens do not fit the {llm.n_ctx}-token context "
-            f"of {slot.config.name}",
-            field="messages",
-        )
+    if question is not None:  # the answer prompt is fitted later; the question must fit alone
+        prompt_tokens = llm.count_tokens(question)
+        room = llm.n_ctx // 2  # at least half the context stays for the passages
+        hearth.answers.check_question(llm, question, "qa", min(max_tokens, room))
+    else:
+        prompt_tokens = check_fits(llm, messages, 16, "the messages")
+        room = llm.n_ctx - prompt_tokens
     params = SamplingParams(
         temperature=cfg.temperature if req.temperature is None else req.temperature,
         top_p=cfg.top_p if req.top_p is None else req.top_p,
         max_tokens=min(max_tokens, room),
         seed=cfg.seed if req.seed is None else req.seed,
         stop=req.stops(),
+        json_schema=req.json_schema() if question is None else None,
     )
     return ChatPlan(req.model, slot, params, messages, prompt_tokens, question, collection or None)
 
@@ -136,7 +144,13 @@ def run_chat(
                 "grounding": event.data["grounding"],
                 "answer_id": event.data["answer_id"],
             }
-            yield Finish(reply, int(event.data["timings"].get("completion_tokens", 0)), extension)
+            timings = event.data["timings"]
+            yield Finish(
+                reply,
+                int(timings.get("completion_tokens", 0)),
+                extension,
+                int(timings.get("prompt_tokens", 0)),
+            )
 
 
 async def in_thread(

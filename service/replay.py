@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.errors import ConflictError
+from service.answering.passages import fit_passages, merge_identical
 from service.answers import AnswerService
 from service.llm.base import ChatMessage, SamplingParams
 from service.retrieval import Filters
@@ -49,6 +50,13 @@ def replay(service: AnswerService, answer_id: int) -> ReplayResult:
         min_score=float(cfg["min_score"]),
         relative_margin=float(cfg["relative_margin"]),
     )
+    found = fit_passages(
+        rec.standalone_question,
+        merge_identical(found),
+        service.retriever.embedder,
+        slot.runtime.count_tokens,
+        int(cfg.get("passage_tokens", 0)),  # answers recorded before the budget: whole
+    )
     passages = found[: len(rec.retrieved)]
     prompt = service.templates.render(
         rec.template_name,
@@ -73,7 +81,7 @@ def replay(service: AnswerService, answer_id: int) -> ReplayResult:
     finally:
         ticket.release("done")
     if passages:
-        text, _ = service.postprocess(text, passages, rec.standalone_question)
+        text, _ = service.postprocess(text, passages, rec.standalone_question, system=prompt.system)
     else:
         from service.prompts import DONT_KNOW
 

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 from sqlalchemy import select
 
 from core.db.models import Chunk, Document
 from core.embedder import Embedder
+from core.filters import Filters
+from core.keywords import open_keyword_index
 from core.knowledge import KnowledgeBase
 from core.provenance import describe
-from core.vectorstores.faiss_store import FaissStore
+
+__all__ = ["METHODS", "Filters", "Passage", "Retriever", "reciprocal_rank_fusion"]
 
 
 @dataclass(frozen=True)
@@ -28,6 +31,8 @@ class Passage:
     provenance: dict[str, Any]
     score: float
     text: str
+    #: Other files holding the same text (merged by ``service.answering.passages``).
+    copies: tuple[Passage, ...] = ()
 
     @property
     def label(self) -> str:
@@ -38,38 +43,14 @@ class Passage:
         if sep:  # a file carried by another: name both
             name = f"{name} in {Path(carrier).name}"
         where = describe(self.provenance)
-        return f"{name}, {where}" if where else name
+        own = f"{name}, {where}" if where else name
+        return "; ".join([own, *(c.label for c in self.copies)])
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {**asdict(self), "name": Path(self.path).name, "label": self.label}
-
-
-@dataclass(frozen=True)
-class Filters:
-    """Which chunks a question may see: by collection, document and file type."""
-
-    collection: str | None = None
-    document_ids: tuple[int, ...] = ()
-    file_types: tuple[str, ...] = ()
-
-    @property
-    def active(self) -> bool:
-        """True when anything is filtered."""
-        return bool(self.collection or self.document_ids or self.file_types)
-
-    def chroma_where(self) -> dict[str, Any] | None:
-        """The same filter as a Chroma metadata ``where``."""
-        terms: list[dict[str, Any]] = []
-        if self.collection:
-            terms.append({"collection": self.collection})
-        if self.document_ids:
-            terms.append({"document_id": {"$in": list(self.document_ids)}})
-        if self.file_types:
-            terms.append({"file_type": {"$in": list(self.file_types)}})
-        if not terms:
-            return None
-        return terms[0] if len(terms) == 1 else {"$and": terms}
+        """JSON-ready form; ``copies`` lists the other files holding the same text."""
+        data = asdict(self)
+        data["copies"] = [c.as_dict() for c in self.copies]
+        return {**data, "name": Path(self.path).name, "label": self.label}
 
 
 RRF_K = 60
@@ -85,21 +66,10 @@ def reciprocal_rank_fusion(rankings: list[list[int]], k: int = RRF_K) -> list[tu
     return sorted(scores.items(), key=lambda item: -item[1])
 
 
-class Reranker(Protocol):
-    """An optional second stage that reorders the fused candidates (e.g. a cross-encoder).
-
-    None is bundled: no cross-encoder model ships in a PyPI package that could be used here, so
-    ``Retriever.reranker`` stays None unless one is configured in code.
-    """
-
-    def rerank(self, question: str, texts: list[str]) -> list[float]:
-        """A relevance score per text (higher is better)."""
-        ...
-
-
 class Retriever:
-    """Hybrid retrieval: dense (FAISS, or Chroma when filtering) and BM25, fused by reciprocal
-    rank; texts, provenance and embeddings come from the catalogue.
+    """Hybrid retrieval: dense (the configured vector store) and keyword (the catalogue's
+    full-text index), fused by reciprocal rank; each index applies the filters itself. Texts,
+    provenance and embeddings come from the catalogue.
 
     Every passage's ``score`` is its cosine similarity to the question, so thresholds mean the
     same whichever ranker found it. Passages below ``min_score`` or more than
@@ -107,39 +77,14 @@ class Retriever:
     """
 
     def __init__(self, kb: KnowledgeBase, embedder: Embedder) -> None:
-        from core.bm25 import BM25Index
-
         self.kb = kb
         self.embedder = embedder
         self.backend = kb.settings.retrieval.dense_backend
-        self.bm25 = BM25Index(kb.db)
-        self.reranker: Reranker | None = None
-
-    def _allowed(self, filters: Filters) -> set[int]:
-        with self.kb.db.session() as s:
-            q = select(Chunk.id).join(Document, Chunk.document_id == Document.id)
-            if filters.collection:
-                q = q.where(Document.collection == filters.collection)
-            if filters.document_ids:
-                q = q.where(Document.id.in_(filters.document_ids))
-            if filters.file_types:
-                q = q.where(Document.file_type.in_(filters.file_types))
-            return set(s.scalars(q))
+        self.keywords = open_keyword_index(kb.db)
 
     def _dense(self, vector: Any, n: int, filters: Filters) -> list[int]:
-        if filters.active:
-            return [
-                h.chunk_id
-                for h in self.kb.stores["chroma"].query(vector, n, filters.chroma_where())
-            ]
-        store = self.kb.stores[self.backend]
-        if isinstance(store, FaissStore):
-            if self.kb.settings.shared_catalogue:
-                # Other replicas write the catalogue: rebuild what changed from it.
-                self.kb.refresh_local_stores()
-            else:
-                store.reload_if_changed()
-        return [h.chunk_id for h in store.query(vector, n)]
+        store = self.kb.queryable_store(self.backend)
+        return [h.chunk_id for h in store.query(vector, n, filters)]
 
     def retrieve(
         self,
@@ -161,8 +106,7 @@ class Retriever:
         if method in ("hybrid", "dense"):
             rankings.append(self._dense(vector, pool, filters))
         if method in ("hybrid", "bm25"):
-            allowed = self._allowed(filters) if filters.active else None
-            rankings.append([h.chunk_id for h in self.bm25.search(question, pool, allowed)])
+            rankings.append([h.chunk_id for h in self.keywords.search(question, pool, filters)])
         fused = [cid for cid, _ in reciprocal_rank_fusion(rankings)][: max(k, pool)]
         if not fused:
             return []
@@ -180,10 +124,6 @@ class Retriever:
             chunk, doc = by_id[cid]
             cosine = float(np.frombuffer(chunk.embedding, dtype=np.float32) @ vector)
             scored.append((chunk, doc, cosine))
-        if self.reranker is not None and scored:
-            scores = self.reranker.rerank(question, [c.text for c, _, _ in scored])
-            order = sorted(range(len(scored)), key=lambda i: -scores[i])
-            scored = [scored[i] for i in order]
         scored = scored[:k]
         if cut and scored:
             best = max(c for _, _, c in scored)

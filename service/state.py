@@ -14,6 +14,7 @@ from core.knowledge import KnowledgeBase, RepairReport
 from core.memsize import current_rss
 from core.settings import HearthSettings
 from core.speech import SpeechModel
+from core.tts import TextToSpeech
 from service.answers import AnswerService
 from service.library import Library
 from service.llm import LLMRuntime
@@ -48,6 +49,11 @@ class Hearth:
     def speech(self) -> SpeechModel:
         """Whisper for voice questions; loads on first use, freed when idle."""
         return SpeechModel(self.settings.speech)
+
+    @cached_property
+    def tts(self) -> TextToSpeech:
+        """The read-aloud voice; loads on first use, freed when idle."""
+        return TextToSpeech(self.settings.tts)
 
     @cached_property
     def templates(self) -> TemplateService:
@@ -99,6 +105,10 @@ class Hearth:
         pool = ModelPool.load(settings, plan)
         timings["llm_load_s"] = time.perf_counter() - t2
         answers = AnswerService(settings, Retriever(kb, embedder), pool)
+        if settings.llm.warmup and settings.llm.prompt_cache_mib:
+            p0 = time.perf_counter()
+            answers.prefill()
+            timings["prefill_s"] = round(time.perf_counter() - p0, 4)
         rss_end = current_rss()
         memory = {
             "planned_total": plan.total,
@@ -139,6 +149,8 @@ class Hearth:
             self.llm.close()
         if "speech" in self.__dict__:
             self.speech.holder.unload()
+        if "tts" in self.__dict__:
+            self.tts.holder.unload()
         self.kb.close()
 
 

@@ -1,7 +1,7 @@
 """prompt templates v2: passages as quoted data, no worked examples, decline only when nothing bears
 
 Revision ID: 0006
-Revises: 0004
+Revises: 0005
 Create Date: 2026-11-30
 
 Adds a new version of every template that shows passages (qa, summarize, code, write) and makes
@@ -29,7 +29,7 @@ from alembic import op
 
 
 revision = '0006'
-down_revision = '0004'
+down_revision = '0005'
 branch_labels = None
 depends_on = None
 

@@ -89,6 +89,9 @@ class Chunk(Base):
     )
     ordinal: Mapped[int] = mapped_column(Integer, nullable=False)
     text: Mapped[str] = mapped_column(Text, nullable=False)
+    # The document's title, carried by every chunk for both arms (a chunk far from the heading
+    # keeps its subject); the keyword index reads title and text (migration 0005).
+    title: Mapped[str] = mapped_column(Text, nullable=False, default="", server_default="")
     token_count: Mapped[int] = mapped_column(Integer, nullable=False)
     provenance: Mapped[dict[str, Any]] = mapped_column(JSON, nullable=False, default=dict)
     embedding: Mapped[bytes] = mapped_column(LargeBinary, nullable=False)

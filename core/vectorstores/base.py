@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
+from core.filters import Filters
 from core.types import Hit
 
 if TYPE_CHECKING:
@@ -19,7 +20,8 @@ class VectorStore(Protocol):
     name: str
 
     def add(self, ids: list[int], vectors: np.ndarray, metadatas: list[dict[str, Any]]) -> None:
-        """Insert or replace vectors under ``ids``."""
+        """Insert or replace vectors under ``ids``; each metadata holds ``document_id``,
+        ``collection`` and ``file_type`` (what :class:`Filters` filters on)."""
         ...
 
     def delete(self, ids: list[int]) -> None:
@@ -30,12 +32,17 @@ class VectorStore(Protocol):
         """Every id the store holds."""
         ...
 
-    def query(self, vector: np.ndarray, k: int, where: dict[str, Any] | None = None) -> list[Hit]:
-        """The ``k`` nearest ids by cosine similarity, best first."""
+    def query(self, vector: np.ndarray, k: int, filters: Filters | None = None) -> list[Hit]:
+        """The ``k`` nearest ids by cosine similarity among those passing ``filters`` (each
+        store translates them itself from the metadata given to :meth:`add`), best first."""
         ...
 
     def persist(self) -> None:
         """Make every change durable."""
+        ...
+
+    def refresh(self) -> None:
+        """Pick up what another process saved (a no-op for stores that are always current)."""
         ...
 
 

@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
+from core.filters import Filters
 from core.types import Hit
 from core.vectorstores.base import normalise, register_store
 
@@ -87,15 +88,15 @@ class ChromaStore:
                 return out
             offset += len(got)
 
-    def query(self, vector: np.ndarray, k: int, where: dict[str, Any] | None = None) -> list[Hit]:
-        """Nearest ids by cosine similarity (1 - cosine distance)."""
+    def query(self, vector: np.ndarray, k: int, filters: Filters | None = None) -> list[Hit]:
+        """Nearest ids by cosine similarity (1 - cosine distance), filtered by Chroma itself."""
         count = self._collection.count()
         if count == 0:
             return []
         res = self._collection.query(
             query_embeddings=normalise(vector),
             n_results=min(k, count),
-            where=where or None,
+            where=chroma_where(filters),
             include=["distances"],
         )
         ids = res["ids"][0]
@@ -104,6 +105,25 @@ class ChromaStore:
 
     def persist(self) -> None:
         """Chroma persists on every write."""
+
+    def refresh(self) -> None:
+        """Chroma reads its current state on every query."""
+
+
+def chroma_where(filters: Filters | None) -> dict[str, Any] | None:
+    """The filter as a Chroma metadata ``where`` (None when nothing is filtered)."""
+    if filters is None:
+        return None
+    terms: list[dict[str, Any]] = []
+    if filters.collection:
+        terms.append({"collection": filters.collection})
+    if filters.document_ids:
+        terms.append({"document_id": {"$in": list(filters.document_ids)}})
+    if filters.file_types:
+        terms.append({"file_type": {"$in": list(filters.file_types)}})
+    if not terms:
+        return None
+    return terms[0] if len(terms) == 1 else {"$and": terms}
 
 
 def client_settings() -> Any:

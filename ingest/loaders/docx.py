@@ -9,6 +9,7 @@ from core.errors import LoaderError
 from core.types import Section
 from ingest.loaders.archive import check_zip
 from ingest.loaders.base import register
+from ingest.loaders.hidden import record_hidden, visible_paragraph_text
 from ingest.loaders.sections import SectionBuilder
 from ingest.loaders.tables import table_lines
 
@@ -45,9 +46,11 @@ class DocxLoader:
         except Exception as exc:
             raise LoaderError(f"{path.name}: not a readable Word document ({exc})") from exc
         builder = SectionBuilder()
+        hidden = 0
         for item in document.iter_inner_content():
             if isinstance(item, Paragraph):
-                text = item.text.strip()
+                text, left_out = visible_paragraph_text(item)
+                hidden += left_out
                 level = _heading_level(item) if text else None
                 if level is not None:
                     builder.heading(level, text)
@@ -56,7 +59,7 @@ class DocxLoader:
             elif isinstance(item, Table):
                 for line in table_lines(_table_rows(item)):
                     builder.add(line)
-        return builder.finish()
+        return record_hidden(builder.finish(), hidden)
 
 
 def _table_rows(table: Any) -> list[list[str]]:

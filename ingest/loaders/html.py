@@ -9,6 +9,8 @@ from typing import Any
 from core.errors import LoaderError
 from core.types import Section
 from ingest.loaders.base import register
+from ingest.loaders.hidden import drop_hidden_html, record_hidden
+from ingest.loaders.refmarks import drop_html_markers
 from ingest.loaders.sections import SectionBuilder
 from ingest.loaders.tables import table_lines
 from ingest.loaders.text import decode_text
@@ -57,6 +59,8 @@ def html_sections(html: str) -> list[Section]:
     root = root or soup.find("article") or soup.body or soup
     for tag in root(_DROP_TAGS):
         tag.decompose()
+    drop_html_markers(root)
+    hidden = drop_hidden_html(root)
     for tag in root.find_all(True):
         # ``tag.decomposed`` would search the tag's whole subtree (bs4 looks ``_decomposed`` up as
         # a child tag when unset): quadratic on deeply nested pages, so read the flag directly.
@@ -79,7 +83,7 @@ def html_sections(html: str) -> list[Section]:
             builder.heading(int(el.name[1]), text)
         else:
             builder.add(text)
-    return builder.finish()
+    return record_hidden(builder.finish(), hidden)
 
 
 def _table_rows(table: Any) -> list[list[str]]:

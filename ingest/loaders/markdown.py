@@ -7,6 +7,7 @@ from pathlib import Path
 
 from core.types import Section
 from ingest.loaders.base import register
+from ingest.loaders.refmarks import drop_markdown_markers
 from ingest.loaders.sections import SectionBuilder
 from ingest.loaders.text import decode_text
 
@@ -39,4 +40,5 @@ class MarkdownLoader:
 
     def load(self, path: Path) -> list[Section]:
         """Sections under each heading, with the heading path as provenance."""
-        return sections_by_heading(decode_text(path, path.read_bytes()).splitlines())
+        text = drop_markdown_markers(decode_text(path, path.read_bytes()))
+        return sections_by_heading(text.splitlines())

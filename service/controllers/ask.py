@@ -16,7 +16,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from core.errors import HearthError
 from service.answers import AnswerService, AskOptions, Event, validate_question
-from service.errors import error_body
+from service.errors import error_body, log_unexpected
 from service.library import valid_collection
 from service.llm.queue import Ticket
 from service.schemas import AskRequest, AskResponse
@@ -49,8 +49,7 @@ async def stream_events(
         except HearthError as exc:
             put(Event("error", error_body(exc)))
         except Exception as exc:
-            log.error("answer failed with %s", type(exc).__name__)
-            log.debug("answer failure", exc_info=exc)
+            log_unexpected(log, "an answer", exc)
             put(Event("error", {"error": "InternalError", "detail": "generation failed"}))
         finally:
             put(None)
@@ -87,6 +86,7 @@ class AskController(Controller):
         service: AnswerService = state.hearth.answers
         question = validate_question(data.question)
         options = ask_options(service, data)
+        service.check_request(question, data.model, data.task, options)
         ticket = service.admit(data.model, data.task)
         stop = threading.Event()
         try:
@@ -107,6 +107,7 @@ class AskController(Controller):
         service: AnswerService = state.hearth.answers
         question = validate_question(data.question)
         options = ask_options(service, data)
+        service.check_request(question, data.model, data.task, options)  # 400 before the stream
         ticket = service.admit(data.model, data.task)  # a full queue is a 429 here
 
         async def messages() -> AsyncIterator[ServerSentEventMessage]:

@@ -14,8 +14,9 @@ from litestar.exceptions import HTTPException
 from litestar.response import Stream
 
 from core.errors import HearthError, InvalidInputError, OverloadedError
-from service.errors import http_error_detail, status_for
+from service.errors import http_error_detail, log_unexpected, status_for
 from service.openai_api import (
+    EMBED_IGNORED,
     ChatRequest,
     EmbeddingRequest,
     chunk,
@@ -24,6 +25,7 @@ from service.openai_api import (
     embedding_item,
     openai_error,
     parse,
+    refuse_fields,
     unknown_model,
     usage,
 )
@@ -58,8 +60,7 @@ def _other_error(_: Request[Any, Any, Any], exc: Exception) -> Response[dict[str
         param = str(wrong[0]["key"]) if wrong else None
         body = openai_error(exc.status_code, message, param, None)
         return Response(body, status_code=exc.status_code, media_type=MediaType.JSON)
-    log.error("unexpected %s on an OpenAI route", type(exc).__name__)
-    log.debug("unexpected error", exc_info=exc)
+    log_unexpected(log, "an OpenAI request", exc)
     body = openai_error(500, "an unexpected error occurred", None, None)
     return Response(body, status_code=500, media_type=MediaType.JSON)
 
@@ -102,6 +103,7 @@ class OpenAIController(Controller):
         """Embed text with the bundled embedder (the one retrieval uses); unit-length vectors."""
         hearth: Hearth = state.hearth
         req = parse(EmbeddingRequest, data)
+        refuse_fields(req.model_extra or {}, EMBED_IGNORED, {})
         name = hearth.settings.embedder.model
         if req.model not in (name, EMBED_ALIAS):
             raise unknown_model(req.model, [name, EMBED_ALIAS])
@@ -142,7 +144,7 @@ class OpenAIController(Controller):
             plan.model_id,
             end.text,
             finish_reason(plan, end),
-            usage(plan.prompt_tokens, end.completion_tokens),
+            usage(end.prompt_tokens or plan.prompt_tokens, end.completion_tokens),
         )
         if end.extension is not None:
             body["hearth"] = end.extension
@@ -168,13 +170,13 @@ async def _chunks(
             if with_usage:
                 tail = chunk(cid, plan.model_id, {})
                 tail["choices"] = []
-                tail["usage"] = usage(plan.prompt_tokens, item.completion_tokens)
+                read = item.prompt_tokens or plan.prompt_tokens
+                tail["usage"] = usage(read, item.completion_tokens)
                 yield sse(tail)
     except HearthError as exc:
         yield sse(openai_error(status_for(exc), exc.message, exc.field, None))
     except Exception as exc:
-        log.error("generation failed with %s", type(exc).__name__)
-        log.debug("generation failure", exc_info=exc)
+        log_unexpected(log, "an OpenAI generation", exc)
         yield sse(openai_error(500, "generation failed", None, None))
     finally:
         await items.aclose()  # the client may have gone: stop generating, free the queue

@@ -24,9 +24,29 @@ class SamplingParams:
     max_tokens: int = 384
     seed: int = 0
     stop: tuple[str, ...] = ()
+    #: JSON Schema (JSON text) the reply must be valid against, enforced while sampling
+    #: (llama.cpp grammar); None for free text.
+    json_schema: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """Plain dict for storage and responses."""
+        return asdict(self)
+
+
+@dataclass
+class PromptStats:
+    """How one prompt was evaluated: ``prompt_tokens`` in all, ``cached_tokens`` reused from the
+    KV cache (live or restored), ``new_tokens`` evaluated in ``eval_s`` seconds, and
+    ``restore_s`` spent copying a saved state back."""
+
+    prompt_tokens: int = 0
+    cached_tokens: int = 0
+    new_tokens: int = 0
+    eval_s: float = 0.0
+    restore_s: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
         return asdict(self)
 
 

@@ -12,7 +12,7 @@ from core.bundled import known_sha256, sha256_file
 from core.errors import ModelError
 from core.gguf import read_gguf
 from core.settings import LLMSettings
-from service.llm.base import ChatMessage, SamplingParams
+from service.llm.base import ChatMessage, PromptStats, SamplingParams
 
 
 def choose_chat_format(metadata: dict[str, str], forced: str | None) -> str | None:
@@ -41,7 +41,8 @@ class LlamaCppRuntime:
         kv_type: str | None = None,
     ) -> None:
         import llama_cpp
-        from llama_cpp import Llama
+
+        from service.llm.prefix_cache import PrefixCachingLlama
 
         self.model_name = name
         self.model_path = str(path)
@@ -55,8 +56,9 @@ class LlamaCppRuntime:
         threads = settings.n_threads or os.cpu_count() or 1
         try:
             probe_meta = self._read_metadata(path)
-            self._llm: Any = Llama(
+            self._llm: Any = PrefixCachingLlama(
                 model_path=str(path),
+                prompt_cache_bytes=settings.prompt_cache_mib * 1024 * 1024,
                 n_ctx=self.n_ctx,
                 n_threads=threads,
                 n_threads_batch=threads,
@@ -85,6 +87,17 @@ class LlamaCppRuntime:
             self._sha = sha256_file(Path(self.model_path))
         return self._sha
 
+    def prompt_stats(self) -> PromptStats | None:
+        """How the last generation's prompt was evaluated (tokens reused and new, seconds)."""
+        stats: PromptStats | None = self._llm.last_prompt
+        return stats
+
+    def prefill(self, messages: list[ChatMessage]) -> None:
+        """Evaluate ``messages`` once (one token generated) so that later prompts starting
+        the same way, such as every answer of a template version, reuse their KV state."""
+        with self._lock:
+            self._llm.create_chat_completion(messages=list(messages), max_tokens=1, temperature=0)
+
     def count_tokens(self, text: str) -> int:
         """Tokens in the model's vocabulary."""
         return len(self._llm.tokenize(text.encode("utf-8"), add_bos=False, special=True))
@@ -96,6 +109,11 @@ class LlamaCppRuntime:
         with self._lock:
             if stop.is_set():
                 return
+            grammar = None
+            if params.json_schema is not None:  # sampling constrained to the schema
+                from llama_cpp.llama_grammar import LlamaGrammar
+
+                grammar = LlamaGrammar.from_json_schema(params.json_schema, verbose=False)
             stream = self._llm.create_chat_completion(
                 messages=list(messages),
                 temperature=params.temperature,
@@ -103,6 +121,7 @@ class LlamaCppRuntime:
                 max_tokens=params.max_tokens,
                 seed=params.seed,
                 stop=list(params.stop) or None,
+                grammar=grammar,
                 stream=True,
             )
             try:

@@ -53,6 +53,12 @@ class OpenAIRuntime:
         }
         if params.stop:
             body["stop"] = list(params.stop)
+        if params.json_schema is not None:
+            schema = json.loads(params.json_schema)
+            body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": "response", "schema": schema, "strict": True},
+            }
         try:
             with self._client.stream("POST", "/v1/chat/completions", json=body) as resp:
                 if resp.status_code != 200:

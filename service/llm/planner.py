@@ -96,11 +96,19 @@ class ModelPlan:
     kv_cache: int = 0
     compute: int = 0
     output: int = 0
+    prompt_cache: int = 0
 
     @property
     def total(self) -> int:
         """Every byte this model is planned to hold."""
-        return self.weights + self.repacked + self.kv_cache + self.compute + self.output
+        return (
+            self.weights
+            + self.repacked
+            + self.kv_cache
+            + self.compute
+            + self.output
+            + self.prompt_cache
+        )
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready, with the total."""
@@ -117,9 +125,14 @@ def _vocab(info: GGUFInfo) -> int:
 
 
 def plan_model(
-    config: ModelConfig, path: Path, n_ubatch: int, repack: bool | None = None
+    config: ModelConfig,
+    path: Path,
+    n_ubatch: int,
+    repack: bool | None = None,
+    prompt_cache: int = 0,
 ) -> ModelPlan:
-    """Plan one local GGUF model from its header (``repack``: default, this CPU's)."""
+    """Plan one local GGUF model from its header (``repack``: default, this CPU's;
+    ``prompt_cache``: bytes of saved KV states held at most, ``llm.prompt_cache_mib``)."""
     info = read_gguf(path)
     n_embd = int(info.arch("embedding_length", 0))
     n_head = int(info.arch("attention.head_count", 1)) or 1
@@ -151,6 +164,7 @@ def plan_model(
         kv_cache=config.n_ctx * n_layer * row,
         compute=n_ubatch * (n_vocab + 3 * n_embd) * 4,
         output=n_vocab * 4,
+        prompt_cache=prompt_cache,
     )
 
 
@@ -176,6 +190,7 @@ class MemoryPlan:
                 *([(f"{m.name}: repacked weights (CPU_REPACK)", m.repacked)] if m.repacked else []),
                 (f"{m.name}: KV cache (n_ctx {m.n_ctx}, {m.kv_type})", m.kv_cache),
                 (f"{m.name}: compute buffers", m.compute + m.output),
+                *([(f"{m.name}: saved prompt states", m.prompt_cache)] if m.prompt_cache else []),
             ]
         return rows + [(name, size) for name, size in self.extras.items()]
 
@@ -250,7 +265,9 @@ def plan_from_settings(settings: HearthSettings, available: int | None = None) -
     for config in model_configs(settings):
         if config.backend == "local":
             path = resolve_llm(config.model, settings.models_dir)
-            models.append(plan_model(config, path, n_ubatch))
+            models.append(
+                plan_model(config, path, n_ubatch, prompt_cache=settings.llm.prompt_cache_mib * MIB)
+            )
         else:
             models.append(
                 ModelPlan(
@@ -259,6 +276,11 @@ def plan_from_settings(settings: HearthSettings, available: int | None = None) -
             )
     extras = {"embedder": parse_size(settings.embedder.resident_memory, "embedder.resident_memory")}
     extras.update(resident_estimates(settings))  # Whisper and OCR (loaded lazily, room held)
+    from core.vectorstores.faiss_store import resident_estimate
+
+    faiss_bytes = resident_estimate(settings)  # the keyword index stays in the database
+    if faiss_bytes:
+        extras["faiss index"] = faiss_bytes
     for name, size in settings.memory_extra.items():
         extras[name] = parse_size(size, f"memory_extra.{name}")
     budget = parse_budget(settings.memory_budget, avail)

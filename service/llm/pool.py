@@ -14,7 +14,7 @@ from typing import Any
 from core.bundled import resolve_llm
 from core.memsize import current_anon, current_rss, human
 from core.settings import HearthSettings
-from service.llm.base import ChatMessage, LLMRuntime, SamplingParams
+from service.llm.base import ChatMessage, LLMRuntime, PromptStats, SamplingParams
 from service.llm.config import ModelConfig, Router, model_configs
 from service.llm.planner import MemoryPlan, ModelPlan
 from service.llm.queue import FairQueue, RequestStats, Ticket
@@ -127,6 +127,16 @@ def timed_generation(runtime: LLMRuntime, prompt: str, max_tokens: int = 8) -> d
     return {"ttft_s": round((first or time.perf_counter()) - start, 4), "pieces": pieces}
 
 
+def _note_prompt(stats: RequestStats, runtime: LLMRuntime) -> None:
+    """Copy the runtime's prompt figures (when it reports them) into the request's stats."""
+    stats_of = getattr(runtime, "prompt_stats", None)
+    prompt: PromptStats | None = stats_of() if callable(stats_of) else None
+    if prompt is not None:
+        stats.prompt_tokens = prompt.prompt_tokens
+        stats.prompt_cached_tokens = prompt.cached_tokens
+        stats.prompt_eval_s = prompt.eval_s
+
+
 class ModelPool:
     """Every configured model, loaded once at start, with routing and per-model queues."""
 
@@ -223,6 +233,7 @@ class ModelPool:
                 if first is None:
                     first = time.perf_counter()
                     stats.ttft_s = round(first - start, 4)
+                    _note_prompt(stats, slot.runtime)
                 stats.tokens += 1
                 yield piece
                 if stop.is_set() or ticket.expired():

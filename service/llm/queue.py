@@ -20,7 +20,8 @@ RECENT = 200
 
 @dataclass
 class RequestStats:
-    """What one request saw: queue depth when it arrived, waiting, TTFT, speed, outcome."""
+    """What one request saw: queue depth when it arrived, waiting, TTFT and its parts (retrieval,
+    condensing a follow-up, prompt tokens in all and reused, prompt evaluation), speed, outcome."""
 
     model: str
     queue_depth: int
@@ -28,6 +29,11 @@ class RequestStats:
     ttft_s: float | None = None
     tokens: int = 0
     tokens_per_s: float = 0.0
+    retrieval_s: float | None = None
+    condense_s: float | None = None
+    prompt_tokens: int | None = None
+    prompt_cached_tokens: int | None = None
+    prompt_eval_s: float | None = None
     outcome: str = "waiting"
     started: float = field(default_factory=time.monotonic)
 

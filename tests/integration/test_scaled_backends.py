@@ -21,6 +21,7 @@ from core.db.models import Base, Chunk, Document
 from core.db.session import Database
 from core.embedder import Embedder
 from core.errors import ConflictError
+from core.keywords.base import include_object
 from core.knowledge import KnowledgeBase
 from core.lock import WriterLock
 from ingest.pipeline import IngestPipeline
@@ -49,7 +50,13 @@ def test_postgres_migrations_match_the_models_and_keep_json_and_bytes(
         db.migrate()  # idempotent, as every start runs it
         with db.engine.connect() as conn:
             assert db.engine.dialect.name == "postgresql"
-            assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
+            assert (
+                compare_metadata(
+                    MigrationContext.configure(conn, opts={"include_object": include_object}),
+                    Base.metadata,
+                )
+                == []
+            )
         vector = bytes(range(256)) * 6
         with db.session() as s:
             doc = Document(path="/x/a.txt", collection="c", file_type="text", status="ingested")

@@ -53,3 +53,65 @@ def test_uncited_answer_is_not_grounded_but_declining_is() -> None:
 def test_accents_and_case_do_not_matter() -> None:
     g = check("It was built in Zürich [1].", {1: "The machine was built in ZURICH."})
     assert g.grounded
+
+
+def test_a_name_the_passages_hold_is_not_flagged_when_cited_under_another_number() -> None:
+    passages = {
+        1: "Ducks are waterfowl. Duck is the common name for many species in the family Anatidae.",
+        2: "Swans and geese are larger than ducks.",
+    }
+    g = check("Ducks belong to the family Anatidae [2].", passages)
+    assert g.unsupported == [] and g.miscited == ["Anatidae"]
+    assert g.grounded
+
+
+def test_english_answer_about_a_chinese_notice_is_not_flagged() -> None:
+    passages = {1: "开放时间：上午9时至下午8时，周一闭馆。"}
+    g = check("It is open from 9 AM to 8 PM and closed on Monday [1].", passages)
+    assert g.unsupported == [] and g.grounded
+    # A number the notice does not hold is still flagged.
+    assert check("It opens at 7 AM [1].", passages).unsupported == ["7"]
+
+
+SYSTEM = (
+    "Answer using ONLY the numbered sources. If the sources do not contain the answer, reply "
+    f"exactly: {DONT_KNOW}\n\nExample 1\nSources:\n[1] The Zorbin valve was patented by Ada "
+    "Quell in 1911.\nQuestion: Who patented the Zorbin valve?\n"
+    "Answer: Ada Quell patented the Zorbin valve in 1911 [1]."
+)
+
+
+def test_an_answer_echoing_a_worked_example_is_marked_and_not_grounded() -> None:
+    g = check("The Zorbin valve was patented by Ada Quell in 1911 [1].", PASSAGES, SYSTEM)
+    assert g.echoed_example and not g.grounded
+    # A real answer that shares common words with the instructions is not an echo.
+    ok = check("Christopher Latham Sholes patented it in 1868 [1].", PASSAGES, SYSTEM)
+    assert not ok.echoed_example and ok.grounded
+    # Declining (in the template's words or a paraphrase of them) is not an echo either.
+    assert check(DONT_KNOW, PASSAGES, SYSTEM).declined
+    assert not check("The sources do not contain the answer.", PASSAGES, SYSTEM).echoed_example
+    # Text the passages hold is not an echo even if an example says it too.
+    same = {1: "The Zorbin valve was patented by Ada Quell in 1911."}
+    assert not check("The Zorbin valve was patented by Ada Quell [1].", same, SYSTEM).echoed_example
+
+
+def test_an_uncited_factual_answer_is_flagged() -> None:
+    g = check("Sholes did, in 1868.", PASSAGES)
+    assert g.uncited and not g.grounded and g.as_dict()["uncited"] is True
+    assert not check(DONT_KNOW, PASSAGES).uncited
+
+
+def test_an_echoed_example_is_never_shown_as_the_answer() -> None:
+    from core.settings import HearthSettings
+    from service.answers import NOT_VERIFIED, AnswerService
+    from service.retrieval import Passage
+
+    service = AnswerService.__new__(AnswerService)
+    service.settings = HearthSettings()
+    assert service.settings.grounding.on_fail != "replace"  # flagging only, by default
+    passages = [Passage(1, 1, 1, "/typewriter.pdf", "pdf", {"page": 1}, 0.8, PASSAGES[1])]
+    echo = "The Zorbin valve was patented by Ada Quell in 1911 [1]."
+    text, verdict = service.postprocess(echo, passages, system=SYSTEM)
+    assert verdict.echoed_example and "Zorbin" not in text and text.startswith(NOT_VERIFIED)
+    right = "Christopher Latham Sholes patented it in 1868 [1]."
+    assert service.postprocess(right, passages, system=SYSTEM)[0] == right

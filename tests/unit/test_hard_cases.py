@@ -43,9 +43,9 @@ def test_table_rows_stay_on_their_own_lines_in_the_prompt() -> None:
 
 def test_near_miss_number_is_flagged() -> None:
     q = "What was the Q2 price of the brass hinge?"
-    wrong = check("The Q2 price of the brass hinge was 4.15 [1].", {1: ROWS}, q)
+    wrong = check("The Q2 price of the brass hinge was 4.15 [1].", {1: ROWS}, question=q)
     assert not wrong.grounded and wrong.near_misses and wrong.near_misses[0].startswith("4.15")
-    right = check("The Q2 price of the brass hinge was 4.35 [1].", {1: ROWS}, q)
+    right = check("The Q2 price of the brass hinge was 4.35 [1].", {1: ROWS}, question=q)
     assert right.grounded and right.near_misses == []
     text = "Revenue for 2025 was 4.82 million, up from 4.28 million in 2024."
     assert check("Revenue in 2025 was 4.28 million [1].", {1: text}).near_misses
@@ -54,9 +54,9 @@ def test_near_miss_number_is_flagged() -> None:
 
 def test_stereo_segments_make_sections_per_channel() -> None:
     segs = [
-        Segment(0.0, 3.0, "Oliver speaking", "left"),
-        Segment(1.0, 4.0, "Grace speaking", "right"),
-        Segment(3.0, 6.0, "Oliver again", "left"),
+        Segment(0.0, 3.0, "Oliver speaking", channel="left"),
+        Segment(1.0, 4.0, "Grace speaking", channel="right"),
+        Segment(3.0, 6.0, "Oliver again", channel="left"),
     ]
     sections = segment_sections(segs, max_words=50)
     assert [(s.text, s.provenance["channel"]) for s in sections] == [

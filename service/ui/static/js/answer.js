@@ -38,11 +38,25 @@ export function citationList(citations, sources) {
     h("ul", {}, list.map((s) => h("li", {}, citeLink(s, `[${s.number}] ${s.label || basename(s.path)}`, "cite")))));
 }
 
+/** Where the time to first token went: condensing, retrieval, prompt tokens reused/new, evaluation. */
+export function ttftBreakdown(t) {
+  const out = [];
+  if (t.condense_s) out.push(`condense ${Number(t.condense_s).toFixed(2)} s`);
+  if (t.retrieval_s !== undefined) out.push(`retrieval ${Number(t.retrieval_s).toFixed(2)} s`);
+  if (t.prompt_tokens !== undefined) {
+    out.push(`prompt ${t.prompt_tokens} tokens (${t.prompt_cached_tokens} reused, ${t.prompt_new_tokens} new)`);
+    out.push(`evaluated in ${Number(t.prompt_eval_s).toFixed(2)} s`);
+  }
+  return out.length ? `(${out.join(", ")})` : "";
+}
+
 /** Time to first token and speed, and whether the answer was found to be grounded. */
 export function answerMeta(done) {
   const parts = [];
   const t = done.timings || {};
   if (t.ttft_s !== undefined) parts.push(`first token ${Number(t.ttft_s).toFixed(2)} s`);
+  const meta0 = ttftBreakdown(t);
+  if (meta0) parts.push(meta0);
   if (t.tokens_per_s !== undefined) parts.push(`${Number(t.tokens_per_s).toFixed(1)} tokens/s`);
   if (done.model) parts.push(done.model);
   const meta = h("p", { class: "meta" }, parts.join(" · "));

@@ -4,6 +4,7 @@ import { $, h, append, replace } from "./dom.js";
 import { api, streamAnswer, ApiError } from "./api.js";
 import { answerText, citationList, answerMeta } from "./answer.js";
 import { openStore, answerCache } from "./conversations.js";
+import { readAloudButton } from "./readaloud.js";
 
 const state = { store: null, current: null, controller: null, conversations: [] };
 
@@ -139,7 +140,9 @@ function finishAnswer(li, done) {
   replace(text, answerText(done.answer ?? done.content ?? "", sources));
   li.querySelector(".citations")?.remove();
   li.querySelector(".meta")?.remove();
-  append(li, citationList(done.citations, sources), done.timings ? answerMeta(done) : null);
+  li.querySelector(".read-aloud")?.remove();
+  const words = done.answer ?? done.content ?? "";
+  append(li, citationList(done.citations, sources), done.timings ? answerMeta(done) : null, words ? readAloudButton(() => words) : null);
   li.dataset.state = "done";
   li.removeAttribute("aria-busy");
 }

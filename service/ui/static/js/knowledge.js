@@ -2,7 +2,7 @@
 // document list with status, collection and delete, and one document with its chunks.
 
 import { $, h, append, replace, basename, where, bytes } from "./dom.js";
-import { api, upload } from "./api.js";
+import { api, upload, send } from "./api.js";
 import { refreshCollections } from "./chat.js";
 
 export const ingestActivity = { active: 0, done: 0, failed: 0, recent: [] };
@@ -22,6 +22,31 @@ export function initKnowledge() {
   window.addEventListener("dragover", (e) => e.preventDefault());
   window.addEventListener("drop", (e) => e.preventDefault());
   $("#docs-refresh").addEventListener("click", () => refreshDocuments());
+  $("#backup-download").addEventListener("click", downloadBackup);
+}
+
+/** Fetch a backup of the knowledge base (with the token) and save it as a .tar file. */
+async function downloadBackup() {
+  const button = $("#backup-download");
+  button.disabled = true;
+  button.dataset.state = "loading";
+  try {
+    const response = await send("/api/backup");
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    const blob = await response.blob();
+    const name = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "")?.[1] || "hearth-backup.tar";
+    const link = h("a", { href: URL.createObjectURL(blob), download: name });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    button.dataset.state = "done";
+    button.dataset.bytes = String(blob.size);
+  } catch (err) {
+    button.dataset.state = "failed";
+    button.title = `Backup failed: ${err.message}`;
+  } finally {
+    button.disabled = false;
+  }
 }
 
 /** Route: #/knowledge or #/knowledge/<id>?chunk=<chunk id> */

@@ -51,6 +51,9 @@ function modelCard(name, m) {
   };
   const tps = mean("tokens_per_s");
   const ttft = mean("ttft_s");
+  const evalS = mean("prompt_eval_s");
+  const withPrompt = recent.filter((r) => typeof r.prompt_tokens === "number");
+  const lastPrompt = withPrompt[withPrompt.length - 1];
   return h("section", { class: "card", dataset: { model: name } },
     h("h3", {}, name),
     h("dl", {},
@@ -58,6 +61,8 @@ function modelCard(name, m) {
       stat("Queue", `${q.waiting ?? 0} waiting${q.running ? ", 1 running" : ""} (max ${q.max_waiting ?? "–"})`, "live-queue"),
       stat("Tokens/s", tps === null ? "–" : `${tps.toFixed(1)} (last ${last ? Number(last.tokens_per_s).toFixed(1) : "–"})`, "live-tps"),
       stat("First token", ttft === null ? "–" : `${ttft.toFixed(2)} s avg`, "live-ttft"),
+      stat("Prompt evaluation", evalS === null ? "–" : `${evalS.toFixed(2)} s avg`, "live-prompt-eval"),
+      stat("Last prompt", lastPrompt ? `${lastPrompt.prompt_tokens} tokens, ${lastPrompt.prompt_cached_tokens} reused; retrieval ${Number(lastPrompt.retrieval_s ?? 0).toFixed(2)} s${lastPrompt.condense_s ? `, condense ${Number(lastPrompt.condense_s).toFixed(2)} s` : ""}` : "–", "live-prompt"),
       stat("Recent answers", String(recent.length)),
       q.rejected ? stat("Refused (busy)", String(q.rejected)) : null));
 }

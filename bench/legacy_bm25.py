@@ -1,4 +1,5 @@
-"""A BM25 keyword index over the catalogue's chunks (bm25s), rebuilt when the catalogue changes."""
+"""The keyword index Hearth used before issue 17, kept for benchmarks only: BM25 over every
+chunk's text in memory (bm25s, no stemming, no title), rebuilt whenever the catalogue changes."""
 
 from __future__ import annotations
 

@@ -1,0 +1,69 @@
+"""Keyword search on Postgres: the chunks' generated ``search_vector`` (English stemming, the
+title weighted A) behind a GIN index, ranked by ts_rank; CJK substrings through pg_trgm's GIN
+index on the text (alembic 0005). Replicas share it: no private copy of any text."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import text
+
+from core.filters import Filters
+from core.keywords.base import (
+    filter_sql,
+    merge,
+    query_terms,
+    register_keyword_index,
+    substring_score_sql,
+)
+from core.types import Hit
+
+if TYPE_CHECKING:
+    from core.db.session import Database
+
+
+class PostgresKeywordIndex:
+    """Full-text search of one Postgres catalogue."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def _words(self, words: tuple[str, ...], k: int, filters: Filters | None) -> list[Hit]:
+        joins, where, params, binds = filter_sql(filters)
+        # Words are letters and digits only (query_terms), so OR-ing them is a valid tsquery.
+        sql = text(
+            "SELECT c.id, ts_rank(c.search_vector, q, 1) AS s FROM chunks c"
+            f"{joins}, to_tsquery('english', :q) q WHERE c.search_vector @@ q{where} "
+            "ORDER BY s DESC, c.id LIMIT :k"
+        ).bindparams(*binds)
+        with self.db.session() as s:
+            rows = s.execute(sql, {"q": " | ".join(words), "k": k, **params}).all()
+        return [Hit(int(r[0]), float(r[1])) for r in rows]
+
+    def _substrings(self, patterns: tuple[str, ...], k: int, filters: Filters | None) -> list[Hit]:
+        joins, where, params, binds = filter_sql(filters)
+        score, cond, likes = substring_score_sql(patterns)
+        sql = text(
+            f"SELECT c.id, {score} AS s FROM chunks c{joins} WHERE {cond}{where} "
+            "ORDER BY s DESC, c.id LIMIT :k"
+        ).bindparams(*binds)
+        with self.db.session() as s:
+            rows = s.execute(sql, {"k": k, **likes, **params}).all()
+        return [Hit(int(r[0]), float(r[1])) for r in rows]
+
+    def search(self, query: str, k: int, filters: Filters | None = None) -> list[Hit]:
+        """Top ``k`` chunks: stemmed words by ts_rank, CJK trigrams and short CJK words by how
+        many of them a chunk contains; the rankings merged by reciprocal rank."""
+        terms = query_terms(query)
+        rankings: list[list[Hit]] = []
+        if terms.words:
+            rankings.append(self._words(terms.words, k, filters))
+        cjk = terms.trigrams + terms.short_cjk
+        if cjk:
+            rankings.append(self._substrings(cjk, k, filters))
+        return merge(*rankings)[:k]
+
+
+@register_keyword_index("postgresql")
+def _open(db: Database) -> Any:
+    return PostgresKeywordIndex(db)

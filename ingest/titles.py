@@ -1,0 +1,30 @@
+"""A document's title, carried by each of its chunks for keyword and dense search alike."""
+
+from __future__ import annotations
+
+from core.types import ChunkDraft
+
+#: Longer first lines are a paragraph, not a title.
+MAX_TITLE_CHARS = 200
+
+
+def document_title(drafts: list[ChunkDraft]) -> str:
+    """The first non-empty line of the first chunk when it is short enough to be a title
+    (a heading, a paper's or note's title line), else ``""``."""
+    if not drafts:
+        return ""
+    for line in drafts[0].text.splitlines():
+        line = line.strip()
+        if line:
+            return line if len(line) <= MAX_TITLE_CHARS else ""
+    return ""
+
+
+def embedding_texts(drafts: list[ChunkDraft]) -> list[str]:
+    """What the embedder sees for each chunk: the title, then the text, unless the text already
+    starts with the title (the first chunk), so a chunk far from the heading keeps its subject."""
+    title = document_title(drafts)
+    return [
+        d.text if not title or d.text.lstrip().startswith(title) else f"{title}\n{d.text}"
+        for d in drafts
+    ]

@@ -1,0 +1,1 @@
+"""Answering a question: condensing, retrieval, prompt fitting, generation and checks."""

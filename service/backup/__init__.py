@@ -1,0 +1,1 @@
+"""Back up and restore the knowledge base (catalogue, uploaded files; stores rebuilt)."""

@@ -1,0 +1,78 @@
+"""``hearth restore``: a backup (see :mod:`service.backup.snapshot`) into an empty data directory.
+
+Every file is checked against the manifest's size and sha256 before anything is written. The
+catalogue is copied whole (ids, hashes and rows unchanged), then migrated to the current head if
+the backup is older; the paths of uploaded files are moved from the old data directory to the new
+one; Chroma and FAISS are rebuilt from the embeddings in the catalogue (``KnowledgeBase.repair``).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+from core.bundled import sha256_file
+from core.errors import InvalidInputError, LoaderError
+from core.knowledge import KnowledgeBase
+from core.settings import HearthSettings
+from service.backup.snapshot import CATALOGUE, FORMAT, MANIFEST, UPLOADS, sqlite_path
+
+
+def read_manifest(src: Path) -> dict[str, Any]:
+    """The backup's manifest, with every listed file's size and sha256 checked."""
+    try:
+        manifest: dict[str, Any] = json.loads((src / MANIFEST).read_text())
+    except (OSError, ValueError) as exc:
+        raise LoaderError(f"{src / MANIFEST}: not a Hearth backup ({exc})", field="SRC") from exc
+    if manifest.get("format") != FORMAT:
+        raise LoaderError(f"{src}: backup format {manifest.get('format')!r} is not {FORMAT}")
+    for rel, info in manifest["files"].items():
+        path = src / rel
+        if not path.is_file():
+            raise LoaderError(f"{path}: listed in the manifest but missing", field="SRC")
+        if path.stat().st_size != info["size"] or sha256_file(path) != info["sha256"]:
+            raise LoaderError(f"{path}: size or sha256 differs from the manifest", field="SRC")
+    return manifest
+
+
+def _move_paths(catalogue: Path, old: str, new: str) -> None:
+    """Point uploaded files' paths at the new data directory (documents and the ledger)."""
+    with closing(sqlite3.connect(catalogue)) as db, db:
+        for table in ("documents", "ingest_ledger"):
+            db.execute(
+                f'UPDATE "{table}" SET path = ? || substr(path, ?) WHERE substr(path, 1, ?) = ?',
+                (new, len(old) + 1, len(old), old),
+            )
+
+
+def restore(settings: HearthSettings, src: Path) -> dict[str, Any]:
+    """Restore ``src`` into ``settings.data_dir`` (missing or empty); returns the stats of the
+    restored knowledge base (documents, chunks, each store's size)."""
+    target = sqlite_path(settings)
+    data_dir = settings.data_dir
+    if data_dir.exists() and any(data_dir.iterdir()):
+        raise InvalidInputError(
+            f"data directory {data_dir} is not empty: restore only into a new one", field="data_dir"
+        )
+    manifest = read_manifest(src)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_suffix(".restoring")
+    shutil.copyfile(src / CATALOGUE, tmp)
+    old_uploads = str(Path(manifest["data_dir"]) / UPLOADS) + "/"
+    new_uploads = str(data_dir.resolve() / UPLOADS) + "/"
+    _move_paths(tmp, old_uploads, new_uploads)
+    tmp.replace(target)
+    for rel in manifest["files"]:
+        if rel.startswith(UPLOADS + "/"):
+            (data_dir / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src / rel, data_dir / rel)
+    kb = KnowledgeBase(settings)
+    try:
+        kb.repair()
+        return kb.stats()
+    finally:
+        kb.close()

@@ -1,0 +1,114 @@
+"""``hearth backup``: a consistent snapshot of a data directory, safe while the server runs.
+
+The SQLite catalogue is copied with SQLite's online backup API (``sqlite3.Connection.backup``,
+docs.python.org/3/library/sqlite3.html#sqlite3.Connection.backup): the copy is one consistent
+state even while another process writes. Every chunk's embedding lives in the catalogue, so Chroma
+and FAISS are not copied: ``hearth restore`` rebuilds them from it, in step by construction. The
+uploaded files the snapshot refers to (``data_dir/uploads``) are copied after it (they are written
+before their document is committed, so each one is there). A ``manifest.json`` lists every file
+with its size and sha256, the catalogue's migration revision and its row counts.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import time
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from core.bundled import sha256_file
+from core.errors import ConfigError, InvalidInputError
+from core.settings import HearthSettings
+
+FORMAT = 1
+CATALOGUE = "catalogue.db"
+MANIFEST = "manifest.json"
+UPLOADS = "uploads"
+#: Tables whose row counts the manifest records (what a restore must give back).
+COUNTED = (
+    "documents", "chunks", "prompt_templates", "prompt_template_versions", "conversations",
+    "messages", "answers", "ingest_ledger",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class BackupResult:
+    """Where the backup went and what it holds."""
+
+    dest: Path
+    manifest: dict[str, Any]
+
+
+def sqlite_path(settings: HearthSettings) -> Path:
+    """The catalogue file; ``ConfigError`` for a Postgres catalogue (use pg_dump there)."""
+    url = settings.sqlalchemy_url
+    if not url.startswith("sqlite:///"):
+        raise ConfigError(
+            "hearth backup copies a SQLite catalogue; for Postgres use pg_dump/pg_restore on the "
+            "database and `hearth restore` is not needed (the stores rebuild at start)",
+            field="database_url",
+        )
+    return Path(url.removeprefix("sqlite:///"))
+
+
+def table_counts(db: sqlite3.Connection) -> dict[str, int]:
+    """Rows per counted table present in the database."""
+    names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    return {
+        t: int(db.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0])
+        for t in COUNTED
+        if t in names
+    }
+
+
+def _empty_dest(dest: Path) -> None:
+    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+        raise InvalidInputError(f"DEST: {dest} exists and is not an empty folder", field="DEST")
+    dest.mkdir(parents=True, exist_ok=True)
+
+
+def backup(settings: HearthSettings, dest: Path) -> BackupResult:
+    """Snapshot the catalogue into ``dest`` (a new or empty folder), copy the uploads it refers
+    to, write the manifest. Reads only: the running server is not paused."""
+    source = sqlite_path(settings)
+    if not source.is_file():
+        raise ConfigError(f"no catalogue at {source}: nothing to back up", field="data_dir")
+    _empty_dest(dest)
+    started = time.time()
+    target = dest / CATALOGUE
+    with (
+        closing(sqlite3.connect(source, timeout=60)) as src,
+        closing(sqlite3.connect(target)) as out,
+    ):
+        src.backup(out)  # one consistent state, even while the server commits
+    with closing(sqlite3.connect(target)) as db:
+        counts = table_counts(db)
+        revision = db.execute("SELECT version_num FROM alembic_version").fetchone()[0]
+        paths = [r[0] for r in db.execute("SELECT path FROM documents")]
+    uploads_root = settings.data_dir.resolve() / UPLOADS
+    files: dict[str, dict[str, Any]] = {
+        CATALOGUE: {"size": target.stat().st_size, "sha256": sha256_file(target)}
+    }
+    for raw in paths:
+        path = Path(raw)
+        if not path.is_relative_to(uploads_root) or not path.is_file():
+            continue  # files outside the data directory are the user's own, not backed up
+        rel = Path(UPLOADS) / path.relative_to(uploads_root)
+        copy = dest / rel
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(path, copy)
+        files[rel.as_posix()] = {"size": copy.stat().st_size, "sha256": sha256_file(copy)}
+    manifest = {
+        "format": FORMAT,
+        "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
+        "data_dir": str(settings.data_dir.resolve()),
+        "alembic_revision": revision,
+        "counts": counts,
+        "files": files,
+    }
+    (dest / MANIFEST).write_text(json.dumps(manifest, indent=2))
+    return BackupResult(dest, manifest)

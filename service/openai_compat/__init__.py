@@ -1,0 +1,1 @@
+"""OpenAI-compatible routes (/v1): audio now; chat, embeddings and models move here."""

@@ -1,0 +1,1 @@
+"""Read-aloud: answers and any text spoken by the configured voice (``core.tts``)."""

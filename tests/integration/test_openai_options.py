@@ -1,0 +1,112 @@
+"""OpenAI options are honoured or refused, never silently ignored (issue 20, kind 4): the real
+`openai` package against a real `hearth serve` with SmolLM2."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import jsonschema
+import openai
+import pytest
+
+from tests.integration.conftest import Server, run_hearth, start_server
+
+FACT = "The ferry to Aldmoor leaves from pier nine at 7:40 every Tuesday."
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "pier": {"type": "integer"},
+        "day": {"type": "string", "enum": ["Monday", "Tuesday", "Wednesday"]},
+    },
+    "required": ["pier", "day"],
+    "additionalProperties": False,
+}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    root = tmp_path_factory.mktemp("oaiopt")
+    (root / "ferry.md").write_text(f"# Ferries\n{FACT}\n")
+    assert run_hearth(root / "data", "ingest", "-q", str(root / "ferry.md")).returncode == 0
+    srv = start_server(root / "data", HEARTH_LLM__MAX_TOKENS="64")
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def client(server: Server) -> openai.OpenAI:
+    return openai.OpenAI(base_url=f"{server.url}/v1", api_key="unused", max_retries=0)
+
+
+def test_json_schema_response_parses_and_validates(client: openai.OpenAI) -> None:
+    resp = client.chat.completions.create(
+        model="smollm2-135m",
+        messages=[{"role": "user", "content": f"{FACT} Give the pier and the day as JSON."}],
+        response_format={"type": "json_schema", "json_schema": {"name": "ferry", "schema": SCHEMA}},
+        max_tokens=64,
+    )
+    value = json.loads(resp.choices[0].message.content or "")
+    jsonschema.validate(value, SCHEMA)
+
+
+def test_json_object_response_is_an_object(client: openai.OpenAI) -> None:
+    stream = client.chat.completions.create(
+        model="smollm2-135m",
+        messages=[{"role": "user", "content": "Describe a duck as JSON."}],
+        response_format={"type": "json_object"},
+        max_tokens=64,
+        stream=True,
+    )
+    text = "".join(c.choices[0].delta.content or "" for c in stream if c.choices)
+    assert text.lstrip().startswith("{")
+    if text.rstrip().endswith("}"):  # cut at max_tokens otherwise
+        assert isinstance(json.loads(text), dict)
+
+
+@pytest.mark.parametrize(
+    ("extra", "field"),
+    [
+        ({"logprobs": True}, "logprobs"),
+        ({"top_logprobs": 3}, "top_logprobs"),
+        ({"logit_bias": {"50256": -100}}, "logit_bias"),
+        ({"presence_penalty": 1.0}, "presence_penalty"),
+        ({"tool_choice": "auto"}, "tool_choice"),
+        ({"response_format": {"type": "yaml"}}, "response_format.type"),
+        ({"mirostat": 2}, "mirostat"),
+    ],
+)
+def test_unhonoured_fields_are_400_naming_them(
+    client: openai.OpenAI, extra: dict[str, object], field: str
+) -> None:
+    with pytest.raises(openai.BadRequestError) as err:
+        client.chat.completions.create(
+            model="smollm2-135m",
+            messages=[{"role": "user", "content": "Hi"}],
+            max_tokens=4,
+            extra_body=extra,
+        )
+    assert err.value.status_code == 400
+    assert err.value.body["param"] == field  # type: ignore[index]
+
+
+def test_harmless_defaults_are_accepted(client: openai.OpenAI) -> None:
+    resp = client.chat.completions.create(
+        model="smollm2-135m",
+        messages=[{"role": "user", "content": "Hi"}],
+        max_tokens=4,
+        user="me",
+        logprobs=False,
+        presence_penalty=0,
+    )
+    assert resp.choices[0].message.content is not None
+
+
+def test_rag_usage_counts_the_whole_prompt(client: openai.OpenAI) -> None:
+    question = "When does the ferry to Aldmoor leave?"
+    resp = client.chat.completions.create(
+        model="hearth-rag", messages=[{"role": "user", "content": question}], max_tokens=32
+    )
+    assert resp.usage is not None
+    # the question is ~10 tokens; the prompt read holds the template and the passage too
+    assert resp.usage.prompt_tokens > 60, resp.usage

@@ -1,0 +1,110 @@
+"""Passages fitted to a token budget with the real embedder: the answer's sentence kept on the
+shared SQuAD set, identical passages merged with every file cited."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from core.embedder import Embedder
+from core.evalmetrics import normalize_answer
+from service.answering.passages import (
+    GAP,
+    fit_passages,
+    merge_identical,
+    split_sentences,
+)
+from service.retrieval import Passage
+
+#: Questions of the shared set measured (spread over it) and the budget per passage.
+SAMPLE = 120
+BUDGET = 64
+
+
+def _passage(n: int, path: str, text: str, provenance: dict[str, object] | None = None) -> Passage:
+    return Passage(n, n, n, path, "text", provenance or {"page": 2}, 0.9 - n / 100, text)
+
+
+def test_sentence_selection_keeps_the_answer_sentence_on_the_shared_qa_set(
+    shared_data: Path, embedder: Embedder
+) -> None:
+    rows = [
+        json.loads(line)
+        for line in (shared_data / "qa" / "squad2_dev_answerable.jsonl").read_text().splitlines()
+    ]
+    step = len(rows) / SAMPLE
+    picked = [rows[int(i * step)] for i in range(SAMPLE)]
+    count = lambda text: embedder.count_tokens([text])[0]  # noqa: E731
+    cut = kept = 0
+    for row in picked:
+        context, answers = row["context"], row["answers"]
+        sentences = split_sentences(context)
+        holding = [s for s in sentences if any(a in s for a in answers)]
+        if not holding or len(sentences) < 2 or count(context) <= BUDGET:
+            continue  # answer across sentences, or nothing to cut
+        fitted = fit_passages(
+            row["question"], [_passage(1, "a.txt", context)], embedder, count, BUDGET
+        )
+        assert len(fitted) == 1 and fitted[0].provenance == {"page": 2}
+        assert fitted[0].path == "a.txt" and fitted[0].number == 1
+        text = fitted[0].text
+        assert len(text) < len(context)
+        cut += 1
+        kept += any(normalize_answer(a) in normalize_answer(text) for a in answers)
+    share = kept / cut
+    print(f"answer kept in {kept}/{cut} cut passages ({share:.1%}) at {BUDGET} tokens")
+    assert cut >= SAMPLE // 2
+    assert share >= 0.8
+
+
+def test_budget_spans_passages_and_keeps_order_labels_and_gaps(embedder: Embedder) -> None:
+    first = (
+        "The lighthouse stands on the north cape. It was built of granite in 1852. "
+        "Its lamp burned whale oil until 1880. Visitors climb 140 steps to the gallery. "
+        "The keeper's cottage is now a museum. Gulls nest on the rocks below."
+    )
+    second = (
+        "Bread rises because yeast makes gas. Flour holds the gas in gluten. "
+        "Salt slows the yeast. Ovens bake at 230 degrees. Crusts brown by the Maillard reaction."
+    )
+    count = lambda text: embedder.count_tokens([text])[0]  # noqa: E731
+    passages = [_passage(1, "light.pdf", first), _passage(2, "bread.txt", second)]
+    fitted = fit_passages("When was the lighthouse built?", passages, embedder, count, 30)
+    assert fitted[0].path == "light.pdf" and "1852" in fitted[0].text
+    assert sum(count(p.text.replace(GAP.strip(), "")) for p in fitted) <= 30 + 4
+    assert fitted[0].text.endswith(GAP.strip())  # later sentences were left out
+    assert [p.number for p in fitted] == list(range(1, len(fitted) + 1))
+    assert fit_passages("q", passages, embedder, count, 0) == passages  # 0: unchanged
+
+
+def test_tables_are_kept_whole(embedder: Embedder) -> None:
+    table = "Item | Price\nApples | 3\nPears | 4\nPlums | 5\n" * 6
+    passage = Passage(1, 1, 1, "prices.xlsx", "xlsx", {"sheet": "S", "rows": "1-25"}, 0.9, table)
+    count = lambda text: embedder.count_tokens([text])[0]  # noqa: E731
+    fitted = fit_passages("price of pears", [passage], embedder, count, 20)
+    assert fitted[0].text == table  # the best passage is never dropped, a table never cut
+
+
+def test_identical_passages_are_given_once_and_cite_both_files() -> None:
+    text = "The archive moved to Reykjavik in 2031.\nIt holds 4,000 maps."
+    a = _passage(1, "/docs/archive.txt", text)
+    other = _passage(2, "/docs/other.txt", "Something else entirely.")
+    b = _passage(
+        3,
+        "/inbox/archive copy.txt",
+        "The archive moved  to Reykjavik in 2031. It holds 4,000 maps.",
+    )
+    merged = merge_identical([a, other, b])
+    assert [p.number for p in merged] == [1, 2]
+    assert merged[0].path == "/docs/archive.txt"
+    assert [c.path for c in merged[0].copies] == ["/inbox/archive copy.txt"]
+    assert (
+        "archive.txt, page 2" in merged[0].label and "archive copy.txt, page 2" in merged[0].label
+    )
+    cited = merged[0].as_dict()
+    assert {cited["path"], *(c["path"] for c in cited["copies"])} == {
+        "/docs/archive.txt",
+        "/inbox/archive copy.txt",
+    }
+    # The same chunk found twice in one file is not a copy.
+    assert merge_identical([a, a])[0].copies == ()

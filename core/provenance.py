@@ -26,7 +26,8 @@ def describe(provenance: dict[str, Any]) -> str:
     """A short human label of a chunk's provenance; empty when it records nothing.
 
     Keys the loaders write: page; slide (+ title); sheet + rows; chapter; heading; message
-    (+ index, from) and attachment; key (JSON/YAML); lines (code); start/end (audio, seconds);
+    (+ index, from) and attachment; key (JSON/YAML); lines (code); start/end (audio, seconds)
+    (+ channel);
     box (OCR).
     """
     p = provenance
@@ -37,6 +38,8 @@ def describe(provenance: dict[str, Any]) -> str:
         parts.append(f"attachment {p['attachment']}")
     if "start" in p and "end" in p:
         parts.append(f"{clock(p['start'])}–{clock(p['end'])}")
+        if p.get("channel"):
+            parts.append(f"{p['channel']} channel")
     if "page" in p:
         parts.append(f"page {p['page']}")
     if "slide" in p:

@@ -1,15 +1,18 @@
 """Speech to text with faster-whisper: the bundled tiny.en or any CTranslate2 Whisper folder.
 
 Audio is decoded with PyAV (inside faster-whisper; no system ffmpeg), mixed down to 16 kHz mono,
-then transcribed with voice-activity filtering. The model lives in a :class:`ModelHolder`, so it
-loads on first use and is freed after the configured idle time.
+then transcribed with voice-activity filtering. For a document (``per_channel=True``), a stereo
+recording whose two channels differ (a different speaker on each: their correlation is below
+:data:`SAME_CHANNELS`) is transcribed channel by channel, each segment carrying its channel, so
+two people talking at once are not read as one garbled mix. The model lives in a
+:class:`ModelHolder`, so it loads on first use and is freed after the configured idle time.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -31,6 +34,11 @@ SAMPLE_RATE = 16_000
 WORKING_BYTES = 272 * 1024 * 1024
 #: The decoded recording is held whole: 16 kHz float32 mono is 64 KB per second of audio.
 AUDIO_BYTES_PER_SECOND = SAMPLE_RATE * 4
+#: Channels whose samples correlate at least this much are one signal (mono saved as stereo, or
+#: one room on two microphones): mixed. Measured: jfk.flac and mono files 1.0; two espeak-ng
+#: voices on the two channels of one file -0.004.
+SAME_CHANNELS = 0.5
+CHANNEL_NAMES = ("left", "right")
 
 
 @dataclass(frozen=True)
@@ -48,6 +56,7 @@ class Segment:
     tokens: tuple[int, ...] = ()
     seek: int = 0
     temperature: float = 0.0
+    channel: str | None = None  # "left"/"right" when the channels were transcribed apart
 
 
 @dataclass(frozen=True)
@@ -83,12 +92,23 @@ def estimate_resident_bytes(settings: SpeechSettings) -> int:
     return weights + WORKING_BYTES
 
 
-def decode(source: Path | BinaryIO, name: str) -> np.ndarray:
-    """16 kHz mono float32 samples of any file PyAV reads; ``LoaderError`` naming ``name``."""
+def channels_differ(left: np.ndarray, right: np.ndarray) -> bool:
+    """True when two channels carry different signals (correlation below ``SAME_CHANNELS``)."""
+    import numpy as np
+
+    norm = float(np.linalg.norm(left) * np.linalg.norm(right))
+    if norm == 0.0:  # one channel silent: the other holds everything, a mix loses nothing
+        return False
+    return float(left @ right) / norm < SAME_CHANNELS
+
+
+def decode(source: Path | BinaryIO, name: str, split_stereo: bool = False) -> Any:
+    """16 kHz mono float32 samples of any file PyAV reads (with ``split_stereo``: a (left,
+    right) pair, mono duplicated); ``LoaderError`` naming ``name``."""
     from faster_whisper.audio import decode_audio
 
     try:
-        samples: np.ndarray = decode_audio(source, sampling_rate=SAMPLE_RATE)
+        samples = decode_audio(source, sampling_rate=SAMPLE_RATE, split_stereo=split_stereo)
     except MemoryError:
         raise
     except Exception as exc:  # PyAV raises many types (InvalidDataError, EOFError, ValueError)
@@ -161,7 +181,25 @@ class SpeechModel:
             ]
         return Transcript(segments, duration)
 
-    def transcribe(self, source: Path | BinaryIO, name: str | None = None) -> Transcript:
-        """Decode and transcribe a file or file-like object; ``LoaderError`` if unreadable."""
+    def transcribe(
+        self, source: Path | BinaryIO, name: str | None = None, per_channel: bool = False
+    ) -> Transcript:
+        """Decode and transcribe a file or file-like object; ``LoaderError`` if unreadable.
+
+        ``per_channel``: a stereo file whose channels differ is transcribed channel by channel,
+        segments in time order with their ``channel``; otherwise it is mixed to mono."""
         label = name or (source.name if isinstance(source, Path) else "recording")
-        return self.transcribe_samples(decode(source, label))
+        if not per_channel:
+            return self.transcribe_samples(decode(source, label))
+        left, right = decode(source, label, split_stereo=True)
+        if not channels_differ(left, right):
+            return self.transcribe_samples((left + right) / 2)
+        parts = {
+            name: self.transcribe_samples(ch)
+            for name, ch in zip(CHANNEL_NAMES, (left, right), strict=True)
+        }
+        segments = [
+            replace(s, channel=channel) for channel, part in parts.items() for s in part.segments
+        ]
+        segments.sort(key=lambda s: (s.start, s.channel or ""))
+        return Transcript(segments, max(p.duration for p in parts.values()))

@@ -3,6 +3,8 @@
 Consecutive speech segments are grouped into sections of at most about half a chunk of words
 (and 30 seconds), so
 that a chunk's provenance ``{"start": s, "end": s}`` (seconds) is the time range it was spoken in.
+A stereo recording with a different speaker on each channel is transcribed channel by channel
+(core/speech.py); its sections never mix channels and carry ``"channel": "left"|"right"``.
 A recording without speech gives no sections (recorded as empty); an undecodable file is a
 ``LoaderError`` naming it.
 """
@@ -24,7 +26,19 @@ MAX_SPAN = 30.0
 
 def segment_sections(segments: list[Segment], max_words: int) -> list[Section]:
     """Group segments into sections of at most ``max_words`` words and ``MAX_SPAN`` seconds,
-    cut at long pauses."""
+    cut at long pauses; segments of different channels are grouped apart, in time order."""
+    channels = sorted({s.channel for s in segments if s.channel})
+    if channels:
+        sections = [
+            Section(sec.text, {**sec.provenance, "channel": ch})
+            for ch in channels
+            for sec in _group([s for s in segments if s.channel == ch], max_words)
+        ]
+        return sorted(sections, key=lambda sec: float(sec.provenance["start"]))
+    return _group(segments, max_words)
+
+
+def _group(segments: list[Segment], max_words: int) -> list[Section]:
     sections: list[Section] = []
     group: list[Segment] = []
     words = 0
@@ -59,7 +73,7 @@ class AudioLoader(ContextLoader):
 
     def load(self, path: Path) -> list[Section]:
         """Sections of the transcript, each with its start and end in seconds."""
-        transcript = self.context.speech.transcribe(path, path.name)
+        transcript = self.context.speech.transcribe(path, path.name, per_channel=True)
         if transcript.duration == 0:
             raise LoaderError(
                 f"{path.name}: no audio could be decoded from it (0 seconds): the recording is "

@@ -11,6 +11,7 @@ from ingest.loaders.archive import check_zip
 from ingest.loaders.base import register
 from ingest.loaders.hidden import record_hidden, visible_paragraph_text
 from ingest.loaders.sections import SectionBuilder
+from ingest.loaders.tables import table_lines
 
 
 def _heading_level(paragraph: Any) -> int | None:
@@ -34,7 +35,7 @@ class DocxLoader:
     provenance = "heading (path)"
 
     def load(self, path: Path) -> list[Section]:
-        """Sections under each heading; table rows become lines of cells."""
+        """Sections under each heading; a table's rows become lines, each with its headers."""
         check_zip(path, ".docx")
         import docx
         from docx.table import Table
@@ -56,7 +57,20 @@ class DocxLoader:
                 else:
                     builder.add(text)
             elif isinstance(item, Table):
-                for row in item.rows:
-                    cells = [c.text.strip() for c in row.cells]
-                    builder.add(" | ".join(cells) if any(cells) else "")
+                for line in table_lines(_table_rows(item)):
+                    builder.add(line)
         return record_hidden(builder.finish(), hidden)
+
+
+def _table_rows(table: Any) -> list[list[str]]:
+    """Cell texts per row. python-docx gives a merged cell once per grid column it spans: in the
+    first row (the header) its text stands for every column it spans; below, for the first."""
+    rows: list[list[str]] = []
+    for r, row in enumerate(table.rows):
+        cells, previous = [], None
+        for cell in row.cells:
+            same = previous is not None and cell._tc is previous
+            cells.append("" if same and r > 0 else cell.text.strip())
+            previous = cell._tc
+        rows.append(cells)
+    return rows

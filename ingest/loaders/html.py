@@ -12,6 +12,7 @@ from ingest.loaders.base import register
 from ingest.loaders.hidden import drop_hidden_html, record_hidden
 from ingest.loaders.refmarks import drop_html_markers
 from ingest.loaders.sections import SectionBuilder
+from ingest.loaders.tables import table_lines
 from ingest.loaders.text import decode_text
 
 _DROP_TAGS = (
@@ -66,7 +67,13 @@ def html_sections(html: str) -> list[Section]:
         if not vars(tag).get("_decomposed") and tag.attrs is not None and _is_chrome(tag):
             tag.decompose()
     builder = SectionBuilder()
-    for el in root.find_all([*_HEADINGS, *_BLOCKS]):
+    for el in root.find_all([*_HEADINGS, *_BLOCKS, "table"]):
+        if el.find_parent("table"):
+            continue  # read with its table (a nested table: as the cell's text)
+        if el.name == "table":
+            for line in table_lines(_table_rows(el)):
+                builder.add(line)
+            continue
         if el.name in _BLOCKS and el.find_parent(_BLOCKS):
             continue  # nested block: its text is part of the outer one
         text = " ".join(el.get_text(" ", strip=True).split())
@@ -77,6 +84,27 @@ def html_sections(html: str) -> list[Section]:
         else:
             builder.add(text)
     return record_hidden(builder.finish(), hidden)
+
+
+def _table_rows(table: Any) -> list[list[str]]:
+    """Cell texts per row of a table (not of tables nested in it); a ``colspan`` cell fills the
+    columns it spans: with its text in the first row, with empty cells below it."""
+    rows: list[list[str]] = []
+    for tr in table.find_all("tr"):
+        if tr.find_parent("table") is not table:
+            continue
+        cells: list[str] = []
+        for cell in tr.find_all(["td", "th"], recursive=False):
+            text = " ".join(cell.get_text(" ", strip=True).split())
+            try:
+                span = max(1, min(int(cell.get("colspan", 1)), 50))
+            except (TypeError, ValueError):
+                span = 1
+            cells += [text] + [text if not rows else ""] * (span - 1)
+        rows.append(cells)
+    caption = table.find("caption")
+    title = " ".join(caption.get_text(" ", strip=True).split()) if caption else ""
+    return ([[title]] if title else []) + rows
 
 
 @register("html", (".html", ".htm", ".xhtml"))

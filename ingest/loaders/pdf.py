@@ -10,6 +10,7 @@ from core.errors import LoaderError
 from core.types import Section
 from ingest.loaders.base import ContextLoader, register
 from ingest.loaders.ocr_sections import line_sections
+from ingest.loaders.pdf_tables import layout_with_tables
 
 log = logging.getLogger(__name__)
 
@@ -23,6 +24,19 @@ def _opens_without_password(reader: object) -> bool:
         return bool(reader.decrypt(""))  # type: ignore[attr-defined]
     except Exception:  # an unsupported cipher, or a damaged encryption dictionary
         return False
+
+
+def _page_text(page: object) -> str:
+    """The page's text layer; a page holding a table gets it row by row with its headers."""
+    text = (page.extract_text() or "").strip()  # type: ignore[attr-defined]
+    if not text:
+        return text
+    try:
+        layout = page.extract_text(extraction_mode="layout")  # type: ignore[attr-defined]
+    except Exception:  # layout mode is newer and stricter; the plain text stands
+        log.debug("layout extraction failed", exc_info=True)
+        return text
+    return layout_with_tables(layout or "") or text
 
 
 @register("pdf", (".pdf",))
@@ -46,7 +60,7 @@ class PdfLoader(ContextLoader):
                     f"{path.name}: the PDF is encrypted with a password; "
                     "decrypt it (save an unprotected copy) and add it again"
                 )
-            texts = [(page.extract_text() or "").strip() for page in reader.pages]
+            texts = [_page_text(page) for page in reader.pages]
         except LoaderError:
             raise
         except (PdfReadError, ValueError, KeyError, TypeError, OSError, AttributeError) as exc:

@@ -1,4 +1,8 @@
-"""Rows of a table (a CSV file, a worksheet) cut into sections that each repeat the header."""
+"""Tables as text a reader (and a retriever) can use: every row written with its column headers
+("Office: Leeds | Start year: 2019"), so that a cell is found by its row and column words and a
+small model reads the value of the column asked for, not its neighbour's. Sheets and CSV files are
+cut into sections that each repeat the header; tables inside documents (DOCX, HTML, PDF) become
+one line per row."""
 
 from __future__ import annotations
 
@@ -23,6 +27,35 @@ def cell_text(value: Any) -> str:
     return " ".join(str(value).split())
 
 
+def row_line(header: list[str], cells: list[str]) -> str:
+    """One row with its headers: ``"Name: Ann | Office: Leeds"`` (empty cells left out; a cell
+    without a header, or equal to it, as itself)."""
+    parts = []
+    for i, cell in enumerate(cells):
+        if not cell:
+            continue
+        name = header[i] if i < len(header) else ""
+        parts.append(f"{name}: {cell}" if name and name != cell else cell)
+    return " | ".join(parts)
+
+
+def table_lines(rows: list[list[str]]) -> list[str]:
+    """A table inside a document as lines: the header row, then each row with its headers.
+
+    The first row with two or more non-empty cells is the header; rows before it (a title row
+    spanning the table) are kept as they are. A merged cell should come as its text in the first
+    column it spans and empty strings after (a merged header cell: its text in every column).
+    """
+    rows = [r for r in rows if any(r)]
+    start = next((i for i, r in enumerate(rows) if sum(1 for c in r if c) >= 2), None)
+    if start is None:
+        return [" | ".join(c for c in r if c) for r in rows]
+    header = rows[start]
+    out = [" | ".join(c for c in r if c) for r in rows[: start + 1]]
+    out += [row_line(header, r) for r in rows[start + 1 :]]
+    return out
+
+
 def table_sections(
     sheet: str,
     rows: Iterable[tuple[int, list[str]]],
@@ -30,7 +63,8 @@ def table_sections(
     max_chars: int = MAX_CHARS,
 ) -> list[Section]:
     """Sections of at most ``max_rows`` rows (and about ``max_chars`` characters), each opening
-    with the sheet name and the header row, so a question about one cell finds its row.
+    with the sheet name and the header row, every row with its headers (:func:`row_line`), so a
+    question about one cell finds its row.
 
     ``rows`` are (row number, cells); the first non-empty row is the header. Provenance is
     ``{"sheet": name, "rows": "first-last"}`` in the numbering a spreadsheet shows.
@@ -60,7 +94,7 @@ def table_sections(
             header = [c or f"column {i}" for i, c in enumerate(cells, start=1)]
             continue
         header += [f"column {i}" for i in range(len(header) + 1, len(cells) + 1)]
-        line = " | ".join(cells)
+        line = row_line(header, cells)
         if batch and (len(batch) >= max_rows or size + len(line) > max_chars):
             flush()
         batch.append((number, line))

@@ -17,6 +17,7 @@ from service.answering.context import check_fits, counted_tokens, overflow, prom
 from service.answering.conversations import ConversationStore
 from service.answering.grounding import Grounding, check, strip_invalid
 from service.answering.injection import check_answer, without_instructions
+from service.answering.multihop import second_hop
 from service.answering.passages import fit_passages, merge_identical
 from service.answering.prompts import DONT_KNOW, clean_for_prompt
 from service.answering.records import AnswerRecords
@@ -376,6 +377,7 @@ class AnswerService:
         history = [self._as_prompted(cid, t) for t in history]
         filters = Filters(collection=options.collection)
         found = self.retriever.retrieve(standalone, filters=filters)
+        found = second_hop(self.retriever, standalone, found, filters)
         searched = time.perf_counter()
         found = fit_passages(
             standalone,
@@ -492,7 +494,7 @@ class AnswerService:
         """Check citations and grounding; drop citations of passages not retrieved; replace an
         unverified answer by the passages when ``grounding.on_fail`` is ``replace``, and an
         answer echoing a worked example of the ``system`` prompt always (never shown)."""
-        verdict = check(text, {p.number: p.text for p in passages}, system)
+        verdict = check(text, {p.number: p.text for p in passages}, system, question)
         if verdict.invalid_citations:
             text = strip_invalid(text, verdict.invalid_citations)
         injected = check_answer(

@@ -13,6 +13,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from core.evalmetrics import is_abstention
+from service.answering.numbers import near_misses
 from service.answering.prompts import DONT_KNOW, cited_numbers
 
 _NUMBER = re.compile(r"(?<![\w.])\d[\d,.]*\d|(?<![\w.])\d(?![\w])")
@@ -153,6 +154,8 @@ class Grounding:
     miscited: list[str] = field(default_factory=list)
     #: The answer echoes a worked example of the system prompt (see ``echoed_example``).
     echoed_example: bool = False
+    #: Numbers the cited passage holds but gives for something else (service/numbers.py).
+    near_misses: list[str] = field(default_factory=list)
 
     @property
     def grounded(self) -> bool:
@@ -161,7 +164,12 @@ class Grounding:
             return False
         if self.declined:
             return True
-        return bool(self.cited) and not self.unsupported and not self.invalid_citations
+        return (
+            bool(self.cited)
+            and not self.unsupported
+            and not self.invalid_citations
+            and not self.near_misses
+        )
 
     @property
     def uncited(self) -> bool:
@@ -176,6 +184,7 @@ class Grounding:
             "invalid_citations": self.invalid_citations,
             "unsupported": self.unsupported,
             "declined": self.declined,
+            "near_misses": self.near_misses,
             "miscited": self.miscited,
             "uncited": self.uncited,
             "echoed_example": self.echoed_example,
@@ -205,9 +214,10 @@ def echoed_example(answer: str, system: str, passages: dict[int, str]) -> bool:
     return named or len(echoed) >= 2
 
 
-def check(answer: str, passages: dict[int, str], system: str = "") -> Grounding:
+def check(answer: str, passages: dict[int, str], system: str = "", question: str = "") -> Grounding:
     """Judge ``answer`` against the retrieved passages (number -> text); with the prompt's
-    ``system`` text, an answer echoing its worked examples is marked ``echoed_example``."""
+    ``system`` text, an answer echoing its worked examples is marked ``echoed_example``;
+    ``question`` sharpens the near-miss check of the answer's numbers (service/numbers.py)."""
     numbers = cited_numbers(answer)
     valid = [n for n in numbers if n in passages]
     invalid = [n for n in numbers if n not in passages]
@@ -231,7 +241,10 @@ def check(answer: str, passages: dict[int, str], system: str = "") -> Grounding:
             miscited.append(c)
         elif latin or not _LATIN.search(c) or _NUMBER.fullmatch(c):
             unsupported.append(c)
-    return Grounding(valid, invalid, unsupported, miscited=miscited)
+    misses: list[str] = []
+    for n in valid:
+        misses += [x for x in near_misses(answer, passages[n], question) if x not in misses]
+    return Grounding(valid, invalid, unsupported, miscited=miscited, near_misses=misses)
 
 
 def strip_invalid(answer: str, invalid: list[int]) -> str:

@@ -17,12 +17,24 @@ __all__ = ["DONT_KNOW", "cited_numbers", "clean_for_prompt"]
 _CITATION = re.compile(r"\[(\d{1,3})\]")
 # Hard line breaks inside a sentence (PDF layout) and the document's own reference markers
 # ("[17]" in Wikipedia text), which would read as citations of our numbered sources.
+# A line that is a table row ("Name: Ann | Office: Leeds") keeps its breaks on both sides.
 _SOFT_BREAK = re.compile(r"(?<![.:!?])\n(?!\s*(?:[•\-*]|\d+[.)]\s))")
+_ROW = " | "
 
 
 def clean_for_prompt(text: str) -> str:
-    """Passage text as the model sees it: soft line breaks joined, reference markers dropped."""
-    return _SOFT_BREAK.sub(" ", _CITATION.sub("", text))
+    """Passage text as the model sees it: soft line breaks joined (not around table rows),
+    reference markers dropped."""
+    lines = _CITATION.sub("", text).split("\n")
+    out: list[str] = []
+    for line in lines:
+        if out and _ROW not in line and _ROW not in out[-1]:
+            joined = _SOFT_BREAK.sub(" ", out[-1] + "\n" + line)
+            if "\n" not in joined:
+                out[-1] = joined
+                continue
+        out.append(line)
+    return "\n".join(out)
 
 
 def cited_numbers(answer: str) -> list[int]:

@@ -20,7 +20,7 @@ def test_rows_are_cut_with_the_header_repeated() -> None:
     assert [s.provenance["rows"] for s in sections] == ["3-12", "13-22", "23-27"]
     assert all(s.text.split("\n")[1] == "Name | Age" for s in sections)
     assert all(s.provenance["sheet"] == "People" for s in sections)
-    assert "p17 | 17" in sections[1].text
+    assert "Name: p17 | Age: 17" in sections[1].text  # every row with its headers
 
 
 def test_a_single_row_and_empty_header_cells() -> None:

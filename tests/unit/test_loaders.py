@@ -87,7 +87,7 @@ def test_docx_headings_and_tables(tmp_path: Path) -> None:
     sections = load(path)
     assert sections[0].provenance == {"heading": "Garden"}
     assert sections[1].provenance == {"heading": "Garden > Tools"}
-    assert "rake | leaves" in sections[1].text
+    assert "spade: rake | digging: leaves" in sections[1].text  # first row read as the header
 
 
 def test_corrupt_docx_is_a_clear_failure(tmp_path: Path) -> None:

@@ -377,7 +377,9 @@ class AnswerService:
         history = [self._as_prompted(cid, t) for t in history]
         filters = Filters(collection=options.collection)
         found = self.retriever.retrieve(standalone, filters=filters)
-        found = second_hop(self.retriever, standalone, found, filters)
+        found = second_hop(
+            self.retriever, standalone, found, self.settings.retrieval.top_k, filters
+        )
         searched = time.perf_counter()
         found = fit_passages(
             standalone,

@@ -30,12 +30,12 @@ def second_hop(
     retriever: Retriever,
     question: str,
     passages: list[Passage],
+    top_k: int,
     filters: Filters | None = None,
     extra: int = 1,
 ) -> list[Passage]:
     """``passages`` plus at most ``extra`` passages found for the question and the bridging names
-    of the best one (none when it brings no names, or the list is full)."""
-    top_k = retriever.kb.settings.retrieval.top_k
+    of the best one (none when it brings no names, or the list already holds ``top_k``)."""
     if not passages or extra <= 0 or len(passages) >= top_k:
         return passages
     names = bridge_names(question, passages[0].text)

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import jsonschema
 import openai
 import pytest
+from openai.types.chat import ChatCompletionMessageParam
 
 from tests.integration.conftest import Server, run_hearth, start_server
 
@@ -113,7 +115,18 @@ def test_rag_usage_counts_the_whole_prompt(client: openai.OpenAI) -> None:
     assert resp.usage.prompt_tokens > 60, resp.usage
 
 
-LOGPROB_PROMPT = [{"role": "user", "content": "Name three colours of the rainbow."}]
+LOGPROB_PROMPT: list[ChatCompletionMessageParam] = [
+    {"role": "user", "content": "Name three colours of the rainbow."}
+]
+#: A greedy request asking for each token's logprobs with 5 alternatives.
+WITH_LOGPROBS: dict[str, Any] = {
+    "model": "smollm2-135m",
+    "messages": LOGPROB_PROMPT,
+    "max_tokens": 24,
+    "temperature": 0,
+    "logprobs": True,
+    "top_logprobs": 5,
+}
 
 
 def _check_logprobs(content: list[openai.types.chat.ChatCompletionTokenLogprob], text: str) -> None:
@@ -138,27 +151,12 @@ def test_logprobs_whole_and_streamed_leave_the_text_unchanged(client: openai.Ope
     text = plain.choices[0].message.content or ""
     assert text
 
-    whole = client.chat.completions.create(
-        model="smollm2-135m",
-        messages=LOGPROB_PROMPT,
-        max_tokens=24,
-        temperature=0,
-        logprobs=True,
-        top_logprobs=5,
-    )
+    whole = client.chat.completions.create(**WITH_LOGPROBS)
     assert whole.choices[0].message.content == text  # sampling is unchanged
     assert whole.choices[0].logprobs is not None
     _check_logprobs(whole.choices[0].logprobs.content or [], text)
 
-    stream = client.chat.completions.create(
-        model="smollm2-135m",
-        messages=LOGPROB_PROMPT,
-        max_tokens=24,
-        temperature=0,
-        logprobs=True,
-        top_logprobs=5,
-        stream=True,
-    )
+    stream = client.chat.completions.create(**WITH_LOGPROBS, stream=True)
     pieces: list[str] = []
     content: list[openai.types.chat.ChatCompletionTokenLogprob] = []
     for c in stream:

@@ -4,7 +4,8 @@ pypdf's text extraction reads every text-showing operator whatever its colour or
 its ``visitor_text`` callback reports text only when a line is flushed (several colours can share
 one flush), so the page's content stream is walked here instead, tracking the graphics state the
 way a viewer does (PDF 32000-1 §8.4, §9.3): ``q``/``Q`` save and restore it; ``g``/``rg``/``k``
-(and ``sc``/``scn`` in a gray/RGB/CMYK space) set the fill colour, ``G``/``RG``/``K``/``SC``/
+(and ``sc``/``scn`` in a gray/RGB/CMYK/ICC space; not Separation or pattern spaces, where
+1 means full ink) set the fill colour, ``G``/``RG``/``K``/``SC``/
 ``SCN`` the stroke colour; ``Tr`` the text render mode (3 invisible, 7 clip only); ``Tf`` with the
 text (``Tm``) and current (``cm``) matrices the size on the page. A text-showing operator
 (``Tj``, ``TJ``, ``'``, ``"``) drawn invisibly is dropped (``'`` and ``"`` keep their line
@@ -61,6 +62,9 @@ class _State:
         self.cm = [1.0, 0.0, 0.0, 1.0]
         self.tm = [1.0, 0.0, 0.0, 1.0]
         self.type3 = False
+        #: the fill/stroke colour space is gray, RGB or CMYK (a Separation tint of 1 is ink)
+        self.fill_device = True
+        self.stroke_device = True
 
     def copy(self) -> _State:
         new = _State()
@@ -80,6 +84,24 @@ class _State:
         m = _mul(self.tm, self.cm)
         points = abs(self.size) * math.sqrt(abs(m[0] * m[3] - m[1] * m[2]))
         return not self.type3 and 0 < points <= TINY_PT
+
+
+_DEVICE = {"/DeviceGray", "/DeviceRGB", "/DeviceCMYK", "/CalGray", "/CalRGB", "/G", "/RGB"}
+
+
+def _device_spaces(page: Any) -> set[str]:
+    """Colour space names whose components are gray, RGB or CMYK levels: the device spaces
+    and the page's ``/ICCBased`` and calibrated resources."""
+    names = set(_DEVICE) | {"/CMYK"}
+    try:
+        for key, value in (page["/Resources"].get("/ColorSpace") or {}).items():
+            space = value.get_object()
+            kind = str(space[0].get_object() if isinstance(space, list) else space)
+            if kind in (*_DEVICE, "/ICCBased", "/DeviceCMYK"):
+                names.add(str(key))
+    except (KeyError, AttributeError, TypeError, IndexError):
+        pass
+    return names
 
 
 def _type3_fonts(page: Any) -> set[str]:
@@ -108,7 +130,7 @@ def visible_operations(page: Any) -> list[tuple[list[Any], bytes]] | None:
     from pypdf.generic import ContentStream
 
     try:
-        content = ContentStream(page.get_contents(), page.pdf)
+        content = ContentStream(page.get_contents(), page.pdf, "bytes")
         operations = list(content.operations)
     except Exception:  # unreadable content: pypdf's own extraction decides
         return None
@@ -117,7 +139,7 @@ def visible_operations(page: Any) -> list[tuple[list[Any], bytes]] | None:
     state, stack = _State(), []
     kept: list[tuple[list[Any], bytes]] = []
     dropped = 0
-    spaces = {b"cs": 1, b"CS": 1}
+    colour_spaces = _device_spaces(page)
     for operands, op in operations:
         if op in _SHOW and state.hidden(scan):
             dropped += 1
@@ -135,11 +157,13 @@ def visible_operations(page: Any) -> list[tuple[list[Any], bytes]] | None:
         elif op in (b"G", b"RG", b"K") and nums:
             state.stroke = nums
         elif op in (b"sc", b"scn"):
-            state.fill = nums or [0.0]
+            state.fill = (nums or []) if state.fill_device else []
         elif op in (b"SC", b"SCN"):
-            state.stroke = nums or [0.0]
-        elif op in spaces:
-            pass  # the colour that follows (sc/scn) says how many components it has
+            state.stroke = (nums or []) if state.stroke_device else []
+        elif op == b"cs" and operands:
+            state.fill_device = str(operands[0]) in colour_spaces
+        elif op == b"CS" and operands:
+            state.stroke_device = str(operands[0]) in colour_spaces
         elif op == b"Tr" and nums:
             state.mode = int(nums[0])
         elif op == b"Tf" and len(operands) >= 2:
@@ -163,9 +187,9 @@ def drop_hidden_text(page: Any) -> bool:
     kept = visible_operations(page)
     if kept is None:
         return False
-    content = ContentStream(None, page.pdf)
+    content = ContentStream(None, page.pdf, "bytes")
     content.operations = kept
-    # pypdf 7 refuses replace_contents() on a reader's page; the dictionary entry is what
-    # extract_text reads
+    # pypdf 7 refuses replace_contents() on a reader's page; extract_text takes a ContentStream
+    # in /Contents as it is (strings kept as bytes, as its own parse does: no re-encoding)
     page[NameObject("/Contents")] = content
     return True

@@ -9,7 +9,9 @@ from pathlib import Path
 from core.errors import LoaderError
 from core.types import Section
 from ingest.loaders.base import ContextLoader, register
+from ingest.loaders.hidden import record_hidden
 from ingest.loaders.ocr_sections import line_sections
+from ingest.loaders.pdf_hidden import drop_hidden_text
 from ingest.loaders.pdf_tables import layout_with_tables
 
 log = logging.getLogger(__name__)
@@ -26,11 +28,27 @@ def _opens_without_password(reader: object) -> bool:
         return False
 
 
-def _page_text(page: object) -> str:
-    """The page's text layer; a page holding a table gets it row by row with its headers."""
+def _letters(text: str) -> int:
+    return sum(1 for c in text if not c.isspace())
+
+
+def _page_text(page: object) -> tuple[str, int]:
+    """The page's visible text layer (a page holding a table gets it row by row with its
+    headers) and the count of characters (spaces aside) drawn invisibly and left out."""
     text = (page.extract_text() or "").strip()  # type: ignore[attr-defined]
     if not text:
-        return text
+        return text, 0
+    hidden = 0
+    if drop_hidden_text(page):
+        visible = (page.extract_text() or "").strip()  # type: ignore[attr-defined]
+        hidden = max(0, _letters(text) - _letters(visible))
+        text = visible
+        if not text:
+            return text, hidden
+    return _layout_text(page, text), hidden
+
+
+def _layout_text(page: object, text: str) -> str:
     try:
         layout = page.extract_text(extraction_mode="layout")  # type: ignore[attr-defined]
     except Exception:  # layout mode is newer and stricter; the plain text stands
@@ -60,11 +78,15 @@ class PdfLoader(ContextLoader):
                     f"{path.name}: the PDF is encrypted with a password; "
                     "decrypt it (save an unprotected copy) and add it again"
                 )
-            texts = [_page_text(page) for page in reader.pages]
+            read = [_page_text(page) for page in reader.pages]
         except LoaderError:
             raise
         except (PdfReadError, ValueError, KeyError, TypeError, OSError, AttributeError) as exc:
             raise LoaderError(f"{path.name}: not a readable PDF ({exc})") from exc
+        texts = [text for text, _ in read]
+        hidden = sum(n for _, n in read)
+        if hidden:
+            log.info("%s: %d characters of invisible text left out", path.name, hidden)
         scanned = [i for i, text in enumerate(texts) if len(text) < MIN_TEXT_CHARS]
         ocr = self._ocr_pages(path, scanned) if scanned else {}
         sections: list[Section] = []
@@ -73,7 +95,7 @@ class PdfLoader(ContextLoader):
                 sections.extend(ocr[i])
             elif text:
                 sections.append(Section(text, {"page": i + 1}))
-        return sections
+        return record_hidden(sections, hidden)
 
     def _ocr_pages(self, path: Path, indexes: list[int]) -> dict[int, list[Section]]:
         """Render the given pages (0-based) and read them by OCR."""

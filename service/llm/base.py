@@ -27,6 +27,9 @@ class SamplingParams:
     #: JSON Schema (JSON text) the reply must be valid against, enforced while sampling
     #: (llama.cpp grammar); None for free text.
     json_schema: str | None = None
+    #: Log-probabilities of each generated token with this many alternatives (0-20), yielded
+    #: as ``LoggedPiece``s; None: not computed. Sampling is the same either way.
+    logprobs: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """Plain dict for storage and responses."""

@@ -24,9 +24,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import llama_cpp
+import numpy as np
 from llama_cpp import Llama
 
 from service.llm.base import PromptStats
+from service.llm.logprobs import LogprobRecorder, token_logprob
 
 #: States shorter than this are not worth a slot (a chat header and a few words).
 MIN_STATE_TOKENS = 32
@@ -98,6 +100,8 @@ class PrefixCachingLlama(Llama):
         self.states = StateCache(prompt_cache_bytes)
         self.last_prompt: PromptStats | None = None
         self._pending: PromptStats | None = None
+        #: Set by the runtime for one generation to record each sampled token's logprobs.
+        self.recorder: LogprobRecorder | None = None
 
     def _restore(self, tokens: list[int]) -> float:
         live = common_prefix(self._input_ids.tolist(), tokens) if self.n_tokens else 0
@@ -139,6 +143,24 @@ class PrefixCachingLlama(Llama):
         finally:
             self._pending = None
             self._save()
+
+    def sample(self, **kwargs: Any) -> int:  # type: ignore[override]
+        """``Llama.sample``; with a ``recorder`` set, the row of logits the sampler reads is
+        copied first (the sampler itself is untouched) and the chosen token's logprobs kept."""
+        rec = self.recorder
+        if rec is None:
+            return int(super().sample(**kwargs))
+        idx = kwargs.get("idx")
+        ridx = idx - self.n_tokens if idx is not None else -1
+        row = llama_cpp.llama_get_logits_ith(self._ctx.ctx, ridx)
+        logits = np.ctypeslib.as_array(row, shape=(self._n_vocab,)).copy()
+        token = int(super().sample(**kwargs))
+        if not llama_cpp.llama_vocab_is_eog(self._model.vocab, token):
+            rec.records.append(token_logprob(logits, token, rec.top, self._piece))
+        return token
+
+    def _piece(self, token: int) -> bytes:
+        return bytes(self._model.detokenize([token]))
 
     def eval(self, tokens: Sequence[int]) -> None:
         """``Llama.eval``; the prompt's evaluation (first call of a generation) is measured."""

@@ -42,9 +42,10 @@ def model_ids(hearth: Hearth) -> list[str]:
 
 @dataclass
 class Piece:
-    """A piece of the reply's text."""
+    """A piece of the reply's text (``logprobs``: OpenAI ``content`` items of its tokens)."""
 
     text: str
+    logprobs: list[dict[str, Any]] | None = None
 
 
 @dataclass
@@ -56,6 +57,8 @@ class Finish:
     extension: dict[str, Any] | None = field(default=None)
     #: Tokens of the whole prompt the model read (passages included); 0: the plan's count.
     prompt_tokens: int = 0
+    #: OpenAI ``logprobs.content`` items of every token, when asked for.
+    logprobs: list[dict[str, Any]] | None = None
 
 
 @dataclass
@@ -85,6 +88,12 @@ def plan_chat(hearth: Hearth, req: ChatRequest) -> ChatPlan:
         if not users:
             raise InvalidInputError("messages: a user message is needed", field="messages")
         question = validate_question(users[-1])
+        if req.logprobs_top() is not None:
+            raise InvalidInputError(
+                f"logprobs: {RAG} does not report token log-probabilities; use a model's own "
+                f"name ({', '.join(pool.slots)})",
+                field="logprobs",
+            )
         if req.response_format is not None and req.json_schema() is not None:
             raise InvalidInputError(
                 f"response_format: {RAG} answers in cited prose; use a model's own name "
@@ -95,6 +104,12 @@ def plan_chat(hearth: Hearth, req: ChatRequest) -> ChatPlan:
         raise unknown_model(req.model, model_ids(hearth))
     cfg = hearth.settings.llm
     llm = slot.runtime
+    top = req.logprobs_top()
+    if top is not None and not getattr(llm, "supports_logprobs", False):
+        raise InvalidInputError(
+            f"logprobs: model {req.model} does not report token log-probabilities",
+            field="logprobs",
+        )
     max_tokens = req.max_completion_tokens or req.max_tokens or cfg.max_tokens
     if question is not None:  # the answer prompt is fitted later; the question must fit alone
         prompt_tokens = llm.count_tokens(question)
@@ -110,6 +125,7 @@ def plan_chat(hearth: Hearth, req: ChatRequest) -> ChatPlan:
         seed=cfg.seed if req.seed is None else req.seed,
         stop=req.stops(),
         json_schema=req.json_schema() if question is None else None,
+        logprobs=top,
     )
     return ChatPlan(req.model, slot, params, messages, prompt_tokens, question, collection or None)
 
@@ -121,12 +137,18 @@ def run_chat(
     llm = plan.slot.runtime
     if plan.question is None:
         pieces = []
+        every: list[dict[str, Any]] | None = None if plan.params.logprobs is None else []
         gen = hearth.answers.pool.generate(plan.slot, ticket, plan.messages, plan.params, stop)
         for text in gen:
             pieces.append(text)
-            yield Piece(text)
+            items = None
+            if every is not None:
+                items = [r.as_openai() for r in getattr(text, "logprobs", ())]
+                every.extend(items)
+            yield Piece(str(text), items)
         reply = "".join(pieces)
-        yield Finish(reply, llm.count_tokens(reply) if reply else 0)
+        count = llm.count_tokens(reply) if reply else 0
+        yield Finish(reply, count, logprobs=every)
         return
     options = AskOptions(collection=plan.collection, sampling=plan.params)
     for event in hearth.answers.stream(plan.question, stop, ticket=ticket, options=options):

@@ -155,6 +155,7 @@ class OpenAIController(Controller):
             end.text,
             finish_reason(plan, end),
             usage(end.prompt_tokens or plan.prompt_tokens, end.completion_tokens),
+            end.logprobs,
         )
         if end.extension is not None:
             body["hearth"] = end.extension
@@ -171,7 +172,7 @@ async def _chunks(
     try:
         async for item in items:
             if isinstance(item, Piece):
-                yield sse(chunk(cid, plan.model_id, {"content": item.text}))
+                yield sse(chunk(cid, plan.model_id, {"content": item.text}, None, item.logprobs))
                 continue
             last = chunk(cid, plan.model_id, {}, finish_reason(plan, item))
             if item.extension is not None:

@@ -3,8 +3,8 @@
 Requests are checked with pydantic; a problem becomes an ``InvalidInputError`` naming the field,
 which the /v1 routes answer in OpenAI's error shape ``{"error": {message, type, param, code}}``.
 Every field of OpenAI's request is either honoured, harmless to ignore (``user``, ``metadata``,
-``store``...), or refused with a 400 naming it when set to anything but its default (``logprobs``,
-``logit_bias``, penalties, tools...); a field OpenAI does not define is refused too.
+``store``...), or refused with a 400 naming it when set to anything but its default
+(``logit_bias``, penalties, tools...); a field OpenAI does not define is refused too.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from core.errors import InvalidInputError, NotFoundError
 from service.llm.base import ChatMessage
+from service.llm.logprobs import MAX_TOP_LOGPROBS
 
 MAX_MESSAGES = 200
 MAX_EMBED_INPUTS = 512
@@ -51,6 +52,17 @@ class ChatRequest(BaseModel):
     n: int | None = None
     tools: list[Any] | None = None
     response_format: dict[str, Any] | None = None
+    logprobs: bool | None = None
+    top_logprobs: int | None = Field(None, ge=0, le=MAX_TOP_LOGPROBS)
+
+    def logprobs_top(self) -> int | None:
+        """How many alternatives each token's logprobs list (0-20), None when ``logprobs`` is
+        off; 400 for ``top_logprobs`` without ``logprobs: true``."""
+        if not self.logprobs:
+            if self.top_logprobs is not None:
+                raise InvalidInputError("top_logprobs: needs logprobs: true", field="top_logprobs")
+            return None
+        return self.top_logprobs or 0
 
     def refuse_unhonoured(self) -> None:
         """400 naming the first field Hearth would otherwise silently ignore."""
@@ -180,8 +192,6 @@ CHAT_IGNORED = frozenset(
 #: OpenAI request fields Hearth does not honour, with the value that means "not used" (a
 #: client sending exactly that is accepted).
 CHAT_DEFAULTS: dict[str, Any] = {
-    "logprobs": False,
-    "top_logprobs": None,
     "logit_bias": None,
     "frequency_penalty": 0,
     "presence_penalty": 0,
@@ -237,20 +247,40 @@ def usage(prompt: int, completion: int) -> dict[str, int]:
     }
 
 
-def chunk(cid: str, model: str, delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
-    """One ``chat.completion.chunk``."""
+def chunk(
+    cid: str,
+    model: str,
+    delta: dict[str, Any],
+    finish: str | None = None,
+    logprobs: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """One ``chat.completion.chunk`` (``logprobs``: the ``content`` items of its tokens)."""
     return {
         "id": cid,
         "object": "chat.completion.chunk",
         "created": int(time.time()),
         "model": model,
         "system_fingerprint": None,
-        "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}],
+        "choices": [
+            {
+                "index": 0,
+                "delta": delta,
+                "logprobs": None if logprobs is None else {"content": logprobs, "refusal": None},
+                "finish_reason": finish,
+            }
+        ],
     }
 
 
-def completion(cid: str, model: str, text: str, finish: str, use: dict[str, int]) -> dict[str, Any]:
-    """A whole ``chat.completion``."""
+def completion(
+    cid: str,
+    model: str,
+    text: str,
+    finish: str,
+    use: dict[str, int],
+    logprobs: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """A whole ``chat.completion`` (``logprobs``: one ``content`` item per generated token)."""
     return {
         "id": cid,
         "object": "chat.completion",
@@ -261,7 +291,7 @@ def completion(cid: str, model: str, text: str, finish: str, use: dict[str, int]
             {
                 "index": 0,
                 "message": {"role": "assistant", "content": text, "refusal": None},
-                "logprobs": None,
+                "logprobs": None if logprobs is None else {"content": logprobs, "refusal": None},
                 "finish_reason": finish,
             }
         ],

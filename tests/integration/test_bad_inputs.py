@@ -17,6 +17,7 @@ from sqlalchemy import select
 from core.db.models import Chunk, Document, LedgerEntry
 from core.embedder import Embedder
 from core.knowledge import KnowledgeBase
+from ingest.commands import EXIT_FILES_FAILED
 from ingest.pipeline import IngestPipeline
 from service.answering.retrieval import Retriever
 from service.library.service import safe_filename
@@ -161,7 +162,8 @@ def test_bad_files_through_the_cli(tmp_path: Path, embedder: Embedder) -> None:
     batch = tmp_path / "batch"
     written = make_batch(batch, "cli", tmp_path / "scratch")
     done = run_hearth(data, "ingest", "-q", str(batch), **LIMIT_ENV)
-    assert done.returncode == 0, done.stderr
+    # Some files failed, so the exit status says so (issue 20); the rest of the batch went on.
+    assert done.returncode == EXIT_FILES_FAILED, done.stderr
     assert "Traceback" not in done.stderr
     failed = [b for b in written.values() if b.outcome == "failed"]
     assert f"added {len(NEW) + sum(b.outcome == 'added' for b in written.values())}," in done.stdout
@@ -183,7 +185,7 @@ def test_bad_files_through_the_cli(tmp_path: Path, embedder: Embedder) -> None:
 
     # The same batch again: nothing changes, nothing is duplicated.
     again = run_hearth(data, "ingest", "-q", str(batch), **LIMIT_ENV)
-    assert again.returncode == 0, again.stderr
+    assert again.returncode == EXIT_FILES_FAILED, again.stderr
     kb = KnowledgeBase(settings)
     try:
         assert_unchanged(kb, before)

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import jsonschema
 import openai
 import pytest
+from openai.types.chat import ChatCompletionMessageParam
 
 from tests.integration.conftest import Server, run_hearth, start_server
 
@@ -67,8 +69,9 @@ def test_json_object_response_is_an_object(client: openai.OpenAI) -> None:
 @pytest.mark.parametrize(
     ("extra", "field"),
     [
-        ({"logprobs": True}, "logprobs"),
-        ({"top_logprobs": 3}, "top_logprobs"),
+        ({"top_logprobs": 3}, "top_logprobs"),  # without logprobs: true
+        ({"logprobs": True, "top_logprobs": 21}, "top_logprobs"),  # OpenAI's bound is 20
+        ({"logprobs": True, "top_logprobs": -1}, "top_logprobs"),
         ({"logit_bias": {"50256": -100}}, "logit_bias"),
         ({"presence_penalty": 1.0}, "presence_penalty"),
         ({"tool_choice": "auto"}, "tool_choice"),
@@ -110,3 +113,73 @@ def test_rag_usage_counts_the_whole_prompt(client: openai.OpenAI) -> None:
     assert resp.usage is not None
     # the question is ~10 tokens; the prompt read holds the template and the passage too
     assert resp.usage.prompt_tokens > 60, resp.usage
+
+
+LOGPROB_PROMPT: list[ChatCompletionMessageParam] = [
+    {"role": "user", "content": "Name three colours of the rainbow."}
+]
+#: A greedy request asking for each token's logprobs with 5 alternatives.
+WITH_LOGPROBS: dict[str, Any] = {
+    "model": "smollm2-135m",
+    "messages": LOGPROB_PROMPT,
+    "max_tokens": 24,
+    "temperature": 0,
+    "logprobs": True,
+    "top_logprobs": 5,
+}
+
+
+def _check_logprobs(content: list[openai.types.chat.ChatCompletionTokenLogprob], text: str) -> None:
+    assert content, "no logprobs returned"
+    assert "".join(t.token for t in content) == text
+    for item in content:
+        assert item.logprob <= 0.0
+        assert bytes(item.bytes or []).decode("utf-8", errors="replace") == item.token
+        top = [t.logprob for t in item.top_logprobs]
+        assert len(top) == 5
+        assert top == sorted(top, reverse=True)
+        # temperature 0 is greedy: the chosen token is the most likely one
+        assert item.top_logprobs[0].token == item.token
+        assert item.top_logprobs[0].logprob == pytest.approx(item.logprob)
+
+
+def test_logprobs_whole_and_streamed_leave_the_text_unchanged(client: openai.OpenAI) -> None:
+    plain = client.chat.completions.create(
+        model="smollm2-135m", messages=LOGPROB_PROMPT, max_tokens=24, temperature=0
+    )
+    assert plain.choices[0].logprobs is None
+    text = plain.choices[0].message.content or ""
+    assert text
+
+    whole = client.chat.completions.create(**WITH_LOGPROBS)
+    assert whole.choices[0].message.content == text  # sampling is unchanged
+    assert whole.choices[0].logprobs is not None
+    _check_logprobs(whole.choices[0].logprobs.content or [], text)
+
+    stream = client.chat.completions.create(**WITH_LOGPROBS, stream=True)
+    pieces: list[str] = []
+    content: list[openai.types.chat.ChatCompletionTokenLogprob] = []
+    for c in stream:
+        if c.choices and c.choices[0].delta.content:
+            pieces.append(c.choices[0].delta.content)
+            assert c.choices[0].logprobs is not None
+            content.extend(c.choices[0].logprobs.content or [])
+    assert "".join(pieces) == text
+    _check_logprobs(content, text)
+
+
+def test_logprobs_without_alternatives(client: openai.OpenAI) -> None:
+    resp = client.chat.completions.create(
+        model="smollm2-135m", messages=LOGPROB_PROMPT, max_tokens=8, temperature=0, logprobs=True
+    )
+    assert resp.choices[0].logprobs is not None
+    content = resp.choices[0].logprobs.content or []
+    assert content and all(t.top_logprobs == [] and t.logprob <= 0 for t in content)
+
+
+def test_rag_refuses_logprobs_naming_the_field(client: openai.OpenAI) -> None:
+    with pytest.raises(openai.BadRequestError) as err:
+        client.chat.completions.create(
+            model="hearth-rag", messages=LOGPROB_PROMPT, max_tokens=8, logprobs=True
+        )
+    assert err.value.body["param"] == "logprobs"  # type: ignore[index]

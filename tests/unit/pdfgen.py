@@ -1,12 +1,29 @@
-"""A minimal, valid text PDF writer for tests (one line of Helvetica per page)."""
+"""A minimal, valid text PDF writer for tests (lines of Helvetica, one page per item)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+#: A line of text drawn after the given graphics-state operators, e.g. ``("1 1 1 rg", "...")``
+#: for white text or ``("3 Tr", "...")`` for invisible text; each line starts in black, mode 0.
+Line = tuple[str, str]
 
-def write_pdf(path: Path, pages: list[str]) -> None:
-    """Write a PDF whose page i shows ``pages[i]``."""
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+
+
+def _content(page: str | list[Line]) -> bytes:
+    if isinstance(page, str):
+        return f"BT /F1 12 Tf 72 720 Td ({_escape(page)}) Tj ET".encode()
+    lines = []
+    for i, (ops, text) in enumerate(page):
+        lines.append(f"q {ops} BT /F1 12 Tf 72 {720 - 16 * i} Td ({_escape(text)}) Tj ET Q")
+    return "\n".join(lines).encode()
+
+
+def write_pdf(path: Path, pages: list[str | list[Line]]) -> None:
+    """Write a PDF whose page i shows ``pages[i]``: one line of text, or styled lines."""
     objects: list[bytes] = []
     n = len(pages)
     kids = " ".join(f"{3 + 2 * i} 0 R" for i in range(n))
@@ -14,8 +31,7 @@ def write_pdf(path: Path, pages: list[str]) -> None:
     objects.append(f"<< /Type /Pages /Kids [{kids}] /Count {n} >>".encode())
     font_id = 3 + 2 * n
     for i, text in enumerate(pages):
-        safe = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-        stream = f"BT /F1 12 Tf 72 720 Td ({safe}) Tj ET".encode()
+        stream = _content(text)
         objects.append(
             f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {4 + 2 * i} 0 R "
             f"/Resources << /Font << /F1 {font_id} 0 R >> >> >>".encode()

@@ -13,6 +13,7 @@ from core.errors import ModelError
 from core.gguf import read_gguf
 from core.settings import LLMSettings
 from service.llm.base import ChatMessage, PromptStats, SamplingParams
+from service.llm.logprobs import LoggedPiece, LogprobRecorder
 
 
 def choose_chat_format(metadata: dict[str, str], forced: str | None) -> str | None:
@@ -30,6 +31,9 @@ def choose_chat_format(metadata: dict[str, str], forced: str | None) -> str | No
 
 class LlamaCppRuntime:
     """A local GGUF model; a lock makes generations take turns on the one context."""
+
+    #: Log-probabilities are read from the last row of logits (``service.llm.logprobs``).
+    supports_logprobs = True
 
     def __init__(
         self,
@@ -114,6 +118,8 @@ class LlamaCppRuntime:
                 from llama_cpp.llama_grammar import LlamaGrammar
 
                 grammar = LlamaGrammar.from_json_schema(params.json_schema, verbose=False)
+            recorder = None if params.logprobs is None else LogprobRecorder(params.logprobs)
+            self._llm.recorder = recorder
             stream = self._llm.create_chat_completion(
                 messages=list(messages),
                 temperature=params.temperature,
@@ -124,15 +130,20 @@ class LlamaCppRuntime:
                 grammar=grammar,
                 stream=True,
             )
+            sent = 0  # bytes of reply text yielded so far
             try:
                 for part in stream:
                     piece = part["choices"][0]["delta"].get("content")
-                    if piece:
+                    if piece and recorder is not None:
+                        sent += len(piece.encode("utf-8"))
+                        yield LoggedPiece(piece, recorder.take(sent))
+                    elif piece:
                         yield piece
                     if stop.is_set():
                         break
             finally:
                 stream.close()
+                self._llm.recorder = None
 
     def close(self) -> None:
         """Free the model's memory."""

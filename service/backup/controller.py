@@ -53,7 +53,7 @@ class BackupController(Controller):
 
     @get("/")
     async def download(self, state: State) -> Stream:
-        """A consistent snapshot (catalogue via SQLite's online backup, the uploaded files, a
+        """A consistent snapshot (catalogue via SQLite's online backup or pg_dump, the uploads, a
         sha256 manifest) as ``hearth-backup-<time>.tar``; unpack it and run ``hearth restore``."""
         archive = await to_thread.run_sync(snapshot_tar, state.hearth)
         name = time.strftime("hearth-backup-%Y%m%d-%H%M%S.tar", time.gmtime())

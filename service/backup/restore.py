@@ -2,8 +2,10 @@
 
 Every file is checked against the manifest's size and sha256 before anything is written. The
 catalogue is copied whole (ids, hashes and rows unchanged), then migrated to the current head if
-the backup is older; the paths of uploaded files are moved from the old data directory to the new
-one; Chroma and FAISS are rebuilt from the embeddings in the catalogue (``KnowledgeBase.repair``).
+the backup is older (Postgres: ``pg_restore`` of the dump into an empty database, see
+:mod:`service.backup.postgres`); the paths of uploaded files are moved from the old data
+directory to the new one; Chroma and FAISS are rebuilt from the embeddings in the catalogue
+(``KnowledgeBase.repair``).
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from core.bundled import sha256_file
 from core.errors import InvalidInputError, LoaderError
 from core.knowledge import KnowledgeBase
 from core.settings import HearthSettings
-from service.backup.snapshot import CATALOGUE, FORMAT, MANIFEST, UPLOADS, sqlite_path
+from service.backup import postgres
+from service.backup.snapshot import CATALOGUE, FORMAT, MANIFEST, UPLOADS, dialect, sqlite_path
 
 
 def read_manifest(src: Path) -> dict[str, Any]:
@@ -52,20 +55,35 @@ def _move_paths(catalogue: Path, old: str, new: str) -> None:
 def restore(settings: HearthSettings, src: Path) -> dict[str, Any]:
     """Restore ``src`` into ``settings.data_dir`` (missing or empty); returns the stats of the
     restored knowledge base (documents, chunks, each store's size)."""
-    target = sqlite_path(settings)
+    kind = dialect(settings)
     data_dir = settings.data_dir
     if data_dir.exists() and any(data_dir.iterdir()):
         raise InvalidInputError(
             f"data directory {data_dir} is not empty: restore only into a new one", field="data_dir"
         )
     manifest = read_manifest(src)
-    data_dir.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_suffix(".restoring")
-    shutil.copyfile(src / CATALOGUE, tmp)
+    made = manifest.get("dialect", "sqlite")
+    if made != kind:
+        raise InvalidInputError(
+            f"{src} is a {made} backup; the catalogue here is {kind} (set HEARTH_DATABASE_URL "
+            "to match)",
+            field="SRC",
+        )
+    url = settings.sqlalchemy_url
+    if kind == "postgresql":
+        postgres.tool("pg_restore")
+        postgres.refuse_used(url)  # before the data directory is created
     old_uploads = str(Path(manifest["data_dir"]) / UPLOADS) + "/"
     new_uploads = str(data_dir.resolve() / UPLOADS) + "/"
-    _move_paths(tmp, old_uploads, new_uploads)
-    tmp.replace(target)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    if kind == "postgresql":
+        postgres.restore_dump(url, src / postgres.DUMP, old_uploads, new_uploads)
+    else:
+        target = sqlite_path(settings)
+        tmp = target.with_suffix(".restoring")
+        shutil.copyfile(src / CATALOGUE, tmp)
+        _move_paths(tmp, old_uploads, new_uploads)
+        tmp.replace(target)
     for rel in manifest["files"]:
         if rel.startswith(UPLOADS + "/"):
             (data_dir / rel).parent.mkdir(parents=True, exist_ok=True)

@@ -6,7 +6,10 @@ state even while another process writes. Every chunk's embedding lives in the ca
 and FAISS are not copied: ``hearth restore`` rebuilds them from it, in step by construction. The
 uploaded files the snapshot refers to (``data_dir/uploads``) are copied after it (they are written
 before their document is committed, so each one is there). A ``manifest.json`` lists every file
-with its size and sha256, the catalogue's migration revision and its row counts.
+with its size and sha256, the catalogue's dialect, migration revision and row counts.
+
+A Postgres catalogue is dumped with ``pg_dump --format=custom`` in one exported snapshot instead
+(:mod:`service.backup.postgres`); the rest (uploads, manifest, restore's rebuild) is the same.
 """
 
 from __future__ import annotations
@@ -20,9 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
+
 from core.bundled import sha256_file
 from core.errors import ConfigError, InvalidInputError
 from core.settings import HearthSettings
+from service.backup import postgres
 
 FORMAT = 1
 CATALOGUE = "catalogue.db"
@@ -43,15 +49,16 @@ class BackupResult:
     manifest: dict[str, Any]
 
 
+def dialect(settings: HearthSettings) -> str:
+    """``sqlite`` or ``postgresql``: how the catalogue is backed up."""
+    return "sqlite" if settings.sqlalchemy_url.startswith("sqlite") else "postgresql"
+
+
 def sqlite_path(settings: HearthSettings) -> Path:
-    """The catalogue file; ``ConfigError`` for a Postgres catalogue (use pg_dump there)."""
+    """The catalogue file of a SQLite catalogue."""
     url = settings.sqlalchemy_url
     if not url.startswith("sqlite:///"):
-        raise ConfigError(
-            "hearth backup copies a SQLite catalogue; for Postgres use pg_dump/pg_restore on the "
-            "database and `hearth restore` is not needed (the stores rebuild at start)",
-            field="database_url",
-        )
+        raise ConfigError(f"not a SQLite file catalogue: {url.split(':')[0]}", field="database_url")
     return Path(url.removeprefix("sqlite:///"))
 
 
@@ -71,14 +78,12 @@ def _empty_dest(dest: Path) -> None:
     dest.mkdir(parents=True, exist_ok=True)
 
 
-def backup(settings: HearthSettings, dest: Path) -> BackupResult:
-    """Snapshot the catalogue into ``dest`` (a new or empty folder), copy the uploads it refers
-    to, write the manifest. Reads only: the running server is not paused."""
+def _sqlite_snapshot(
+    settings: HearthSettings, dest: Path
+) -> tuple[str, dict[str, int], str, list[str]]:
     source = sqlite_path(settings)
     if not source.is_file():
         raise ConfigError(f"no catalogue at {source}: nothing to back up", field="data_dir")
-    _empty_dest(dest)
-    started = time.time()
     target = dest / CATALOGUE
     with (
         closing(sqlite3.connect(source, timeout=60)) as src,
@@ -89,9 +94,53 @@ def backup(settings: HearthSettings, dest: Path) -> BackupResult:
         counts = table_counts(db)
         revision = db.execute("SELECT version_num FROM alembic_version").fetchone()[0]
         paths = [r[0] for r in db.execute("SELECT path FROM documents")]
+    return CATALOGUE, counts, revision, paths
+
+
+def _postgres_snapshot(
+    settings: HearthSettings, dest: Path
+) -> tuple[str, dict[str, int], str, list[str]]:
+    url = settings.sqlalchemy_url
+    with postgres.snapshot(url, dest) as conn:  # counts and paths in the dump's snapshot
+        names = set(sa.inspect(conn).get_table_names())
+        if "alembic_version" not in names:
+            raise ConfigError(
+                f"database {postgres.database_name(url)} has no Hearth catalogue: nothing to "
+                "back up",
+                field="database_url",
+            )
+        counts = {
+            t: int(conn.execute(sa.text(f'SELECT count(*) FROM "{t}"')).scalar_one())
+            for t in COUNTED
+            if t in names
+        }
+        revision = conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one()
+        paths = list(conn.execute(sa.text("SELECT path FROM documents")).scalars())
+    return postgres.DUMP, counts, str(revision), paths
+
+
+def backup(settings: HearthSettings, dest: Path) -> BackupResult:
+    """Snapshot the catalogue into ``dest`` (a new or empty folder), copy the uploads it refers
+    to, write the manifest. Reads only: the running server is not paused. Postgres needs
+    ``pg_dump`` at least as new as the server (``ConfigError`` naming both otherwise)."""
+    kind = dialect(settings)
+    if kind == "sqlite":
+        sqlite_path(settings)  # a refusal before DEST is touched
+    else:
+        postgres.tool("pg_dump")
+    _empty_dest(dest)
+    started = time.time()
+    snap = _sqlite_snapshot if kind == "sqlite" else _postgres_snapshot
+    try:
+        catalogue, counts, revision, paths = snap(settings, dest)
+    except BaseException:
+        for child in dest.iterdir():
+            child.unlink()
+        raise
+    target = dest / catalogue
     uploads_root = settings.data_dir.resolve() / UPLOADS
     files: dict[str, dict[str, Any]] = {
-        CATALOGUE: {"size": target.stat().st_size, "sha256": sha256_file(target)}
+        catalogue: {"size": target.stat().st_size, "sha256": sha256_file(target)}
     }
     for raw in paths:
         path = Path(raw)
@@ -106,6 +155,8 @@ def backup(settings: HearthSettings, dest: Path) -> BackupResult:
         "format": FORMAT,
         "created_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
         "data_dir": str(settings.data_dir.resolve()),
+        "dialect": kind,
+        "catalogue": catalogue,
         "alembic_revision": revision,
         "counts": counts,
         "files": files,

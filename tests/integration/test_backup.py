@@ -1,17 +1,19 @@
 """`hearth backup` while a real server takes uploads, then `hearth restore` into a new data
-directory: the same catalogue rows (ids, hashes, embeddings) and Chroma/FAISS in step."""
+directory: the same catalogue rows (ids, hashes, embeddings) and Chroma/FAISS in step. On the
+scaled pass the catalogue is Postgres (pg_dump / pg_restore) and Chroma a server."""
 
 from __future__ import annotations
 
-import sqlite3
+import json
 import threading
-from contextlib import closing
 from pathlib import Path
+
+import sqlalchemy as sa
 
 from core.bundled import sha256_file
 from core.knowledge import KnowledgeBase
-from core.settings import load_settings
-from tests.integration.conftest import run_hearth, start_server
+from tests.integration.backends import SCALED
+from tests.integration.conftest import backend_settings, run_hearth, start_server
 
 TABLES = (
     "documents", "chunks", "prompt_templates", "prompt_template_versions", "conversations",
@@ -19,10 +21,21 @@ TABLES = (
 )  # fmt: skip
 
 
-def rows(catalogue: Path, table: str, old: str = "", new: str = "") -> list[tuple[object, ...]]:
-    """Every row of a table in rowid order; strings under ``old`` are moved to ``new``."""
-    with closing(sqlite3.connect(catalogue)) as db:
-        found = db.execute(f'SELECT * FROM "{table}" ORDER BY rowid').fetchall()
+def url_of(data_dir: Path) -> str:
+    """The catalogue URL of a data directory on this pass (SQLite file or Postgres database)."""
+    return backend_settings(data_dir).sqlalchemy_url
+
+
+def rows(url: str, table: str, old: str = "", new: str = "") -> list[tuple[object, ...]]:
+    """Every row of a table, sorted; strings under ``old`` are moved to ``new``."""
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as db:
+            found = sorted(
+                (tuple(r) for r in db.execute(sa.text(f'SELECT * FROM "{table}"'))), key=repr
+            )
+    finally:
+        engine.dispose()
     if not old:
         return found
     return [
@@ -64,26 +77,36 @@ def test_backup_during_uploads_restores_the_same_catalogue(tmp_path: Path) -> No
     finally:
         server.stop()
 
-    snapshot = backup / "catalogue.db"
-    documents = len(rows(snapshot, "documents"))
-    assert 1 + before <= documents <= 1 + after + 1  # a state from while the uploads ran
-    assert rows(snapshot, "answers"), "the answer given before the backup is in it"
-    # the snapshot's chunks are the source's chunks of that moment (ids never reused)
-    final_chunks = {r[0] for r in rows(source / "catalogue.db", "chunks")}
-    assert {r[0] for r in rows(snapshot, "chunks")} <= final_chunks
+    manifest = json.loads((backup / "manifest.json").read_text())
+    assert manifest["dialect"] == ("postgresql" if SCALED else "sqlite")
+    dump = backup / manifest["catalogue"]
+    assert manifest["files"][manifest["catalogue"]]["sha256"] == sha256_file(dump)
+    assert "password" not in json.dumps(manifest).lower()
+    counts = manifest["counts"]
+    assert 1 + before <= counts["documents"] <= 1 + after + 1  # a state from while uploads ran
+    assert counts["answers"] >= 1, "the answer given before the backup is in it"
 
     target = tmp_path / "b"
     restored = run_hearth(target, "restore", str(backup))
     assert restored.returncode == 0, restored.stderr
     old, new = f"{source.resolve()}/uploads/", f"{target.resolve()}/uploads/"
-    for table in TABLES:
-        assert rows(target / "catalogue.db", table) == rows(snapshot, table, old, new), table
+    got = {table: rows(url_of(target), table) for table in TABLES}
+    assert {t: len(r) for t, r in got.items()} == counts
+    if not SCALED:  # the SQLite snapshot file itself can be read: row for row the same
+        for table in TABLES:
+            assert got[table] == rows(f"sqlite:///{dump}", table, old, new), table
+    # the restored rows are the source's rows of that moment (ids never reused)
+    for table in ("documents", "chunks", "answers"):  # repr: JSON columns come back as dicts
+        final = {repr(r) for r in rows(url_of(source), table, old, new)}
+        assert {repr(r) for r in got[table]} <= final, table
 
-    with closing(sqlite3.connect(target / "catalogue.db")) as db:
-        for path, sha in db.execute("SELECT path, sha256 FROM documents"):
+    engine = sa.create_engine(url_of(target))
+    with engine.connect() as db:
+        for path, sha in db.execute(sa.text("SELECT path, sha256 FROM documents")):
             assert path.startswith(new) and sha256_file(Path(path)) == sha
+    engine.dispose()
 
-    kb = KnowledgeBase(load_settings(data_dir=target))
+    kb = KnowledgeBase(backend_settings(target))
     try:
         ids = kb.catalogue_ids()
         assert ids and {name: s.ids() for name, s in kb.stores.items()} == {
@@ -103,12 +126,19 @@ def test_restore_refuses_a_changed_backup_and_a_used_data_dir(tmp_path: Path) ->
     assert run_hearth(source, "backup", str(backup)).returncode == 0
     used = run_hearth(source, "restore", str(backup))
     assert used.returncode == 1 and "is not empty" in used.stderr
-    data = bytearray((backup / "catalogue.db").read_bytes())
+    if SCALED:  # an empty data directory but a database that already holds a catalogue
+        taken = url_of(source)
+        other = run_hearth(tmp_path / "c", "restore", str(backup), HEARTH_DATABASE_URL=taken)
+        assert other.returncode == 1 and "already has Hearth tables" in other.stderr
+        assert sa.engine.make_url(taken).database in other.stderr
+        assert not (tmp_path / "c").exists()
+    name = json.loads((backup / "manifest.json").read_text())["catalogue"]
+    data = bytearray((backup / name).read_bytes())
     data[len(data) // 2] ^= 1
-    (backup / "catalogue.db").write_bytes(bytes(data))
+    (backup / name).write_bytes(bytes(data))
     target = tmp_path / "b"
     bad = run_hearth(target, "restore", str(backup))
-    assert bad.returncode == 1 and "catalogue.db: size or sha256 differs" in bad.stderr
+    assert bad.returncode == 1 and f"{name}: size or sha256 differs" in bad.stderr
     assert not target.exists() or not any(target.iterdir())
 
 

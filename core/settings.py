@@ -164,12 +164,13 @@ class LLMSettings(BaseModel):
     )
     flash_attn: bool = Field(False, description="Flash attention (always on for a quantized KV).")
     prompt_cache_mib: int = Field(
-        192,
+        0,
         ge=0,
         le=65536,
         description="Saved KV states per local model (MiB) so a prompt starting like an earlier "
         "one (the template's system text, a conversation's previous turns) is not evaluated "
-        "again; 0 turns it off. Counted in the memory plan.",
+        "again; 0 (the default) turns it off. Counted in the memory plan. Off by default until "
+        "a replay served from a restored state is shown to repeat its answer (see NOTES.md).",
     )
     use_mlock: bool = Field(
         False, description="Lock the model in RAM; reported, not fatal, when ulimit -l is too low."
@@ -221,13 +222,13 @@ class RetrievalSettings(BaseModel):
 
     top_k: int = Field(5, ge=1, le=50, description="Passages given to the model.")
     min_score: float = Field(
-        0.05,
+        0.2,
         ge=-1.0,
         le=1.0,
         description="Passages whose cosine similarity to the question is below this are not "
-        "given to the model; with none left, Hearth says it does not know. 0.05 (was 0.2): a "
-        "table's chunk scores low against a question about one cell (0.09-0.15 on the hard set, "
-        "bench/hard.py) while every unanswerable question there found a passage above 0.3.",
+        "given to the model; with none left, Hearth says it does not know. A table's chunk "
+        "scored 0.09-0.15 against a question about one cell on the hard set (bench/hard.py) "
+        "before rows carried their headers; lower it only with the hard set re-measured.",
     )
     relative_margin: float = Field(
         0.1,

@@ -8,6 +8,7 @@ from typing import Any
 
 from core.errors import ConflictError
 from service.answering.answers import AnswerService
+from service.answering.multihop import second_hop
 from service.answering.passages import fit_passages, merge_identical
 from service.answering.retrieval import Filters
 from service.llm.base import ChatMessage, SamplingParams
@@ -43,12 +44,17 @@ def replay(service: AnswerService, answer_id: int) -> ReplayResult:
     if version.content_hash != rec.template_hash:
         raise ConflictError(f"template {rec.template_name} v{rec.template_version} changed")
     cfg: dict[str, Any] = rec.retrieval
+    filters = Filters(collection=cfg.get("collection"))
     found = service.retriever.retrieve(
         rec.standalone_question,
         k=int(cfg["top_k"]),
-        filters=Filters(collection=cfg.get("collection")),
+        filters=filters,
         min_score=float(cfg["min_score"]),
         relative_margin=float(cfg["relative_margin"]),
+    )
+    # The same second retrieval hop the answer took (issue 21).
+    found = second_hop(
+        service.retriever, rec.standalone_question, found, int(cfg["top_k"]), filters
     )
     found = fit_passages(
         rec.standalone_question,

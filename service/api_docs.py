@@ -10,7 +10,7 @@ from typing import Any
 
 from litestar import Litestar
 from litestar.openapi.spec import OpenAPIMediaType, OpenAPIResponse, Schema
-from litestar.openapi.spec.enums import OpenAPIType
+from litestar.openapi.spec.enums import OpenAPIFormat, OpenAPIType
 
 # Status codes every operation may answer, and why (service/errors.py maps HearthErrors to them).
 ERROR_STATUSES = {
@@ -72,6 +72,15 @@ SSE = OpenAPIMediaType(
 )
 
 
+#: Operations whose 200 body is not JSON: (path, method) -> (media types, JSON kept too?).
+BINARY = Schema(type=OpenAPIType.STRING, format=OpenAPIFormat.BINARY)
+OTHER_BODIES: dict[tuple[str, str], tuple[tuple[str, ...], bool]] = {
+    ("/api/backup", "get"): (("application/x-tar",), False),
+    ("/v1/audio/speech", "post"): (("audio/wav",), False),
+    ("/v1/audio/transcriptions", "post"): (("text/plain",), True),
+}
+
+
 def document_responses(app: Litestar) -> None:
     """Add the error responses and event-stream media types to the app's OpenAPI document."""
     openapi = app.openapi_schema
@@ -93,5 +102,14 @@ def document_responses(app: Litestar) -> None:
                 if isinstance(ok, OpenAPIResponse):
                     content = {} if only_events else dict(ok.content or {})
                     content["text/event-stream"] = SSE
+                    ok.content = content
+            other = OTHER_BODIES.get((path, method))
+            if other is not None:
+                ok = responses.get("200")
+                if isinstance(ok, OpenAPIResponse):
+                    media_types, keep_json = other
+                    content = dict(ok.content or {}) if keep_json else {}
+                    for media_type in media_types:
+                        content[media_type] = OpenAPIMediaType(schema=BINARY)
                     ok.content = content
             operation.responses = responses

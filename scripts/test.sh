@@ -22,6 +22,12 @@ if ! command -v strace >/dev/null && [ "$(id -u)" = "0" ] && command -v apt-get 
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq strace \
         || echo "strace could not be installed: the privacy test's strace layer will skip"
 fi
+# Read-aloud falls back to Debian's espeak-ng when piper is absent; its test needs the binary.
+if ! command -v espeak-ng >/dev/null && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
+    echo "installing Debian's espeak-ng for the read-aloud fallback test"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq espeak-ng \
+        || echo "espeak-ng could not be installed: the espeak-ng fallback test will skip"
+fi
 VENV="${HEARTH_VENV:-.venv}"
 "$VENV/bin/ruff" check .
 "$VENV/bin/mypy"

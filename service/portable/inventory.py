@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlalchemy import func, select
+from sqlalchemy import func, inspect, select
 
 from core.bundled import (
     PACKAGED,
@@ -78,7 +78,11 @@ def bundled_models(settings: HearthSettings) -> list[ModelFile]:
 
 
 def answered_with(settings: HearthSettings) -> list[tuple[str, str, int]]:
-    """(model, sha256, answers) of every model file the catalogue says answered questions."""
+    """(model, sha256, answers) of every model file the catalogue says answered questions.
+
+    An empty list when there is no catalogue yet: no SQLite file, or a database (Postgres) that has
+    not been migrated (nothing has been ingested or served there).
+    """
     path = settings.data_dir / "catalogue.db"
     if settings.database_url is None and not path.is_file():
         return []
@@ -87,6 +91,8 @@ def answered_with(settings: HearthSettings) -> list[tuple[str, str, int]]:
 
     db = Database(settings.sqlalchemy_url)
     try:
+        if not inspect(db.engine).has_table(AnswerRecord.__tablename__):
+            return []
         with db.session() as s:
             query = select(AnswerRecord.model, AnswerRecord.model_sha256, func.count()).group_by(
                 AnswerRecord.model, AnswerRecord.model_sha256

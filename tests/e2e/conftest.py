@@ -44,9 +44,13 @@ def chromium_path() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
-    """Headless Chromium from /usr/bin/chromium; skips with the reason when it cannot run here."""
+    """Headless Chromium from /usr/bin/chromium; skips with the reason when it cannot run here.
+
+    Package-scoped: Playwright's sync API keeps an event loop running in the main thread while it
+    is open, so it must be closed before the tiers after tests/e2e (whose tests call asyncio.run).
+    """
     executable = chromium_path()
     if executable is None:
         pytest.skip("browser tier: no Chromium (apt-get install chromium chromium-driver)")

@@ -47,6 +47,10 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path
     return a, bundle, doc
 
 
+@pytest.mark.embedded_only(
+    "the imported assistant answers with the bundle's GGUF in process; the scaled pass answers "
+    "through a remote llama_cpp.server and keeps its catalogue in Postgres"
+)
 def test_imported_assistant_answers_with_the_same_model_and_template(
     exported: tuple[Path, Path, Path], tmp_path: Path
 ) -> None:

@@ -12,6 +12,7 @@ import openai
 import pytest
 from openai.types.chat import ChatCompletionMessageParam
 
+from tests.integration import backends
 from tests.integration.conftest import Server, run_hearth, start_server
 
 FACT = "The ferry to Aldmoor leaves from pier nine at 7:40 every Tuesday."
@@ -143,7 +144,24 @@ def _check_logprobs(content: list[openai.types.chat.ChatCompletionTokenLogprob],
         assert item.top_logprobs[0].logprob == pytest.approx(item.logprob)
 
 
+#: The scaled pass answers through llama_cpp.server (a remote runtime), which does not report
+#: token log-probabilities to Hearth: there a request for them must be a 400 naming the field.
+REMOTE_RUNTIME = backends.MODE == "scaled"
+
+
+def _refused_for_the_runtime(client: openai.OpenAI, **extra: Any) -> None:
+    with pytest.raises(openai.BadRequestError) as err:
+        body = {k: v for k, v in {**WITH_LOGPROBS, **extra}.items() if v is not None}
+        client.chat.completions.create(**body)
+    assert err.value.body["param"] == "logprobs"  # type: ignore[index]
+    assert "does not report token log-probabilities" in err.value.message
+
+
 def test_logprobs_whole_and_streamed_leave_the_text_unchanged(client: openai.OpenAI) -> None:
+    if REMOTE_RUNTIME:
+        _refused_for_the_runtime(client)
+        _refused_for_the_runtime(client, stream=True)
+        return
     plain = client.chat.completions.create(
         model="smollm2-135m", messages=LOGPROB_PROMPT, max_tokens=24, temperature=0
     )
@@ -169,6 +187,9 @@ def test_logprobs_whole_and_streamed_leave_the_text_unchanged(client: openai.Ope
 
 
 def test_logprobs_without_alternatives(client: openai.OpenAI) -> None:
+    if REMOTE_RUNTIME:
+        _refused_for_the_runtime(client, top_logprobs=None)
+        return
     resp = client.chat.completions.create(
         model="smollm2-135m", messages=LOGPROB_PROMPT, max_tokens=8, temperature=0, logprobs=True
     )

@@ -15,7 +15,13 @@ from service.llm.base import ChatMessage, SamplingParams
 
 
 class OpenAIRuntime:
-    """Streams chat completions from ``{url}/v1/chat/completions``; nothing loads in process."""
+    """Streams chat completions from ``{url}/v1/chat/completions``; nothing loads in process.
+
+    A JSON schema is sent as OpenAI's ``{"type": "json_schema", ...}`` response format; a server
+    that rejects that form (llama-cpp-python's ``llama_cpp.server`` accepts only ``text`` and
+    ``json_object``) is asked again with the llama.cpp form ``{"type": "json_object", "schema": ...}``,
+    and that form is used for it from then on.
+    """
 
     def __init__(self, name: str, model: str, url: str, n_ctx: int, timeout_s: float) -> None:
         self.model_name = name
@@ -23,6 +29,7 @@ class OpenAIRuntime:
         self.model_path = url.rstrip("/")
         self.n_ctx = n_ctx
         self._client = httpx.Client(base_url=self.model_path, timeout=timeout_s)
+        self._schema_form = "openai"  # or "llama.cpp" once the server has refused OpenAI's form
 
     def model_sha256(self) -> str:
         """No file here: a stable digest of the server URL and model name stands in."""
@@ -53,19 +60,40 @@ class OpenAIRuntime:
         }
         if params.stop:
             body["stop"] = list(params.stop)
-        if params.json_schema is not None:
-            schema = json.loads(params.json_schema)
+        if params.json_schema is None:
+            yield from self._stream(body, stop)
+            return
+        schema = json.loads(params.json_schema)
+        if self._schema_form == "openai":
             body["response_format"] = {
                 "type": "json_schema",
                 "json_schema": {"name": "response", "schema": schema, "strict": True},
             }
+            try:
+                yield from self._stream(body, stop)
+                return
+            except _Refused as refused:
+                if "json_schema" not in refused.text:
+                    raise
+                self._schema_form = "llama.cpp"
+        body["response_format"] = {"type": "json_object", "schema": schema}
+        yield from self._stream(body, stop)
+
+    def _stream(self, body: dict[str, Any], stop: threading.Event) -> Iterator[str]:
+        """POST ``body`` and yield its content deltas.
+
+        Raises:
+            _Refused: the server answered anything but 200 before streaming.
+            UnavailableError: the server could not be reached.
+        """
         try:
             with self._client.stream("POST", "/v1/chat/completions", json=body) as resp:
                 if resp.status_code != 200:
                     resp.read()
-                    raise ModelError(
+                    raise _Refused(
                         f"remote model {self.model_name} at {self.model_path} answered "
-                        f"{resp.status_code}: {resp.text[:200]}"
+                        f"{resp.status_code}: {resp.text[:200]}",
+                        resp.text,
                     )
                 for line in resp.iter_lines():
                     if stop.is_set():
@@ -84,6 +112,14 @@ class OpenAIRuntime:
     def close(self) -> None:
         """Close the HTTP connection pool."""
         self._client.close()
+
+
+class _Refused(ModelError):
+    """The server answered a status other than 200; ``text`` is its whole reply."""
+
+    def __init__(self, message: str, text: str) -> None:
+        super().__init__(message)
+        self.text = text
 
 
 def _delta(line: str) -> str | None:

@@ -32,7 +32,7 @@ VENV="${HEARTH_VENV:-.venv}"
 "$VENV/bin/ruff" check .
 "$VENV/bin/mypy"
 status=0
-"$VENV/bin/python" -m pytest "$@" || status=$?
+"$VENV/bin/python" -m pytest --durations=25 "$@" || status=$?
 # Exit code 5 means "no tests collected" (an empty tier): not a failure of the suite.
 if [ "$status" -eq 5 ]; then status=0; fi
 
@@ -54,7 +54,7 @@ else
     echo "==> scaled pass: tests/integration on Postgres + Chroma server + llama_cpp.server" >&2
     start=$SECONDS
     scaled_status=0
-    HEARTH_TEST_BACKENDS=scaled "$VENV/bin/python" -m pytest tests/integration -m "not slow" \
+    HEARTH_TEST_BACKENDS=scaled "$VENV/bin/python" -m pytest --durations=15 tests/integration -m "not slow" \
       || scaled_status=$?
     echo "==> scaled pass took $((SECONDS - start)) s (exit $scaled_status)" >&2
     if [ "$scaled_status" -ne 0 ] && [ "$scaled_status" -ne 5 ]; then status=$scaled_status; fi

@@ -39,8 +39,8 @@ def layout_with_tables(layout_text: str) -> str | None:
         cells = _cells(lines[i])
         j = i + 1
         if _is_row(cells):
-            while j < len(lines) and len(_cells(lines[j])) == len(cells) and _is_row(
-                _cells(lines[j])
+            while (
+                j < len(lines) and len(_cells(lines[j])) == len(cells) and _is_row(_cells(lines[j]))
             ):
                 j += 1
         if j - i >= MIN_ROWS:

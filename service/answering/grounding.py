@@ -126,6 +126,24 @@ def claims(answer: str) -> list[str]:
     return seen
 
 
+#: English words that cannot end a sentence: an answer ending in one stops before its content,
+#: usually because the model put a citation where the fact belongs ("France is a region of [1].").
+_DANGLING = {
+    "a", "an", "the", "of", "to", "by", "from", "with", "into", "than", "and", "or", "as", "its",
+    "their", "my", "your", "our",
+}  # fmt: skip
+
+
+def incomplete(answer: str) -> bool:
+    """True when ``answer`` (citations removed) ends on a word no English sentence ends on, e.g.
+    "France is a region of [1]." — it states nothing, however well its words match the passages."""
+    text = _CITE.sub(" ", answer).strip().rstrip(".!?;:,\"'”’) ").strip()
+    if not text or latin_share(text) < MIN_LATIN_SHARE:
+        return False
+    words = _WORD.findall(text)
+    return bool(words) and words[-1].lower() in _DANGLING
+
+
 def latin_share(text: str) -> float:
     """Share of the letters of ``text`` that are Latin (1.0 for no letters)."""
     letters = _LETTER.findall(text)
@@ -156,6 +174,8 @@ class Grounding:
     echoed_example: bool = False
     #: Numbers the cited passage holds but gives for something else (service/numbers.py).
     near_misses: list[str] = field(default_factory=list)
+    #: The answer stops before its content (see ``incomplete``).
+    incomplete: bool = False
 
     @property
     def grounded(self) -> bool:
@@ -169,6 +189,7 @@ class Grounding:
             and not self.unsupported
             and not self.invalid_citations
             and not self.near_misses
+            and not self.incomplete
         )
 
     @property
@@ -188,6 +209,7 @@ class Grounding:
             "miscited": self.miscited,
             "uncited": self.uncited,
             "echoed_example": self.echoed_example,
+            "incomplete": self.incomplete,
         }
 
 
@@ -244,7 +266,14 @@ def check(answer: str, passages: dict[int, str], system: str = "", question: str
     misses: list[str] = []
     for n in valid:
         misses += [x for x in near_misses(answer, passages[n], question) if x not in misses]
-    return Grounding(valid, invalid, unsupported, miscited=miscited, near_misses=misses)
+    return Grounding(
+        valid,
+        invalid,
+        unsupported,
+        miscited=miscited,
+        near_misses=misses,
+        incomplete=incomplete(answer),
+    )
 
 
 def strip_invalid(answer: str, invalid: list[int]) -> str:

@@ -115,3 +115,16 @@ def test_an_echoed_example_is_never_shown_as_the_answer() -> None:
     assert verdict.echoed_example and "Zorbin" not in text and text.startswith(NOT_VERIFIED)
     right = "Christopher Latham Sholes patented it in 1868 [1]."
     assert service.postprocess(right, passages, system=SYSTEM)[0] == right
+
+
+def test_an_answer_that_stops_before_its_content_is_not_grounded() -> None:
+    # Seen on squad2's unanswerable "What is France a region of?": every word of the answer is in
+    # the passage, but the model put the citation where the fact belongs.
+    passages = {1: "The Normans gave their name to Normandy, a region in France."}
+    for stub in ("France is a region of [1].", "It was given to the [1]", "Normandy is in [1] and"):
+        g = check(stub, passages)
+        assert g.incomplete and not g.grounded and g.as_dict()["incomplete"] is True, stub
+    for whole in ("Normandy is a region in France [1].", "The Normans [1].", "Yes, it is [1]."):
+        g = check(whole, passages)
+        assert not g.incomplete and g.grounded, whole
+    assert not check(DONT_KNOW, passages).incomplete

@@ -19,8 +19,8 @@ class OpenAIRuntime:
 
     A JSON schema is sent as OpenAI's ``{"type": "json_schema", ...}`` response format; a server
     that rejects that form (llama-cpp-python's ``llama_cpp.server`` accepts only ``text`` and
-    ``json_object``) is asked again with the llama.cpp form ``{"type": "json_object", "schema": ...}``,
-    and that form is used for it from then on.
+    ``json_object``) is asked again with the llama.cpp form
+    ``{"type": "json_object", "schema": ...}``, and that form is used for it from then on.
     """
 
     def __init__(self, name: str, model: str, url: str, n_ctx: int, timeout_s: float) -> None:

@@ -3,8 +3,6 @@ are core/evalmetrics.py, shared with `hearth eval`)."""
 
 from __future__ import annotations
 
-import csv
-import json
 import os
 import resource
 from dataclasses import dataclass
@@ -24,20 +22,14 @@ class BeirSet:
 
 
 def load_beir(folder: Path) -> BeirSet:
-    """Read corpus.jsonl, queries.jsonl and qrels/test.tsv."""
-    corpus = {}
-    for line in (folder / "corpus.jsonl").read_text().splitlines():
-        row = json.loads(line)
-        corpus[row["_id"]] = {"title": row.get("title", ""), "text": row["text"]}
-    queries = {}
-    for line in (folder / "queries.jsonl").read_text().splitlines():
-        row = json.loads(line)
-        queries[row["_id"]] = row["text"]
-    qrels: dict[str, dict[str, int]] = {}
-    with (folder / "qrels" / "test.tsv").open() as fh:
-        for row in csv.DictReader(fh, delimiter="\t"):
-            qrels.setdefault(row["query-id"], {})[row["corpus-id"]] = int(row["score"])
-    return BeirSet(corpus, queries, qrels)
+    """corpus.jsonl, queries.jsonl and qrels, read by `hearth eval`'s reader
+    (``service.evaluation.gold.load_beir``): the judged queries and their positive grades."""
+    from service.evaluation.gold import load_beir as read_gold
+
+    gold = read_gold(folder)
+    queries = {q.id: q.question for q in gold.questions}
+    qrels = {q.id: dict(q.relevance) for q in gold.questions}
+    return BeirSet(gold.corpus, queries, qrels)
 
 
 def rss_mib() -> float:

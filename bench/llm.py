@@ -29,6 +29,7 @@ from service.llm.base import ChatMessage, SamplingParams
 from service.llm.planner import plan_from_settings
 from service.llm.pool import ModelPool, timed_generation, warmup_prompt
 from service.llm.runtimes.llama_cpp import LlamaCppRuntime, choose_chat_format
+from service.llm.scripted import ScriptedRuntime
 
 PASSAGE = (
     "The keeper of the Hearth lighthouse lit the lamp at dusk, counted the ships passing the "
@@ -58,31 +59,13 @@ def measure(stream: Iterator[str]) -> dict[str, float]:
     return {"ttft_s": first - start, "tokens": n, "tok_s": (n - 1) / gen if n > 1 else 0.0}
 
 
-class _Echo:
-    """A runtime that yields pieces at once: isolates the cost of Hearth's queue and stats."""
-
-    model_name, model_path, n_ctx = "echo", "echo", 4096
-
-    def model_sha256(self) -> str:
-        return "0" * 64
-
-    def count_tokens(self, text: str) -> int:
-        return 1
-
-    def stream_chat(self, m: Any, p: Any, stop: threading.Event) -> Iterator[str]:
-        return iter(["x"] * 200_000)
-
-    def close(self) -> None:
-        pass
-
-
 def wrapper_overhead_s(settings: Any) -> float:
     """Seconds Hearth's pool.generate adds per token, measured with a zero-cost runtime."""
-    echo = _Echo()
+    echo = ScriptedRuntime(["x"] * 200_000, name="echo")  # pieces at once: no model cost
     pool = ModelPool.of(echo, settings)
     slot = pool.default
     start = time.perf_counter()
-    for _ in echo.stream_chat(None, None, threading.Event()):
+    for _ in echo.stream_chat([], SamplingParams(), threading.Event()):
         pass
     bare = time.perf_counter() - start
     start = time.perf_counter()

@@ -4,8 +4,6 @@ in tests/integration/test_serve_llm.py)."""
 from __future__ import annotations
 
 import threading
-import time
-from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -16,38 +14,12 @@ from core.errors import OverloadedError
 from core.settings import HearthSettings
 from service.answering.answers import AnswerService
 from service.answering.retrieval import Passage
-from service.llm.base import ChatMessage, SamplingParams
+from service.llm.scripted import ScriptedRuntime
 
 
-class FakeRuntime:
+def FakeRuntime(name: str = "fake", n: int = 5, delay: float = 0.0) -> ScriptedRuntime:
     """Yields ``n`` one-word pieces, ``delay`` seconds apart."""
-
-    model_path = "fake.gguf"
-    n_ctx = 4096
-
-    def __init__(self, name: str = "fake", n: int = 5, delay: float = 0.0) -> None:
-        self.model_name = name
-        self.n, self.delay = n, delay
-        self.produced = 0
-
-    def model_sha256(self) -> str:
-        return "0" * 64
-
-    def count_tokens(self, text: str) -> int:
-        return len(text.split())
-
-    def stream_chat(
-        self, messages: list[ChatMessage], params: SamplingParams, stop: threading.Event
-    ) -> Iterator[str]:
-        for i in range(self.n):
-            if stop.is_set():
-                return
-            time.sleep(self.delay)
-            self.produced += 1
-            yield f"w{i} "
-
-    def close(self) -> None:
-        pass
+    return ScriptedRuntime.words(n, name, delay)
 
 
 class OnePassage:
@@ -64,7 +36,7 @@ class OnePassage:
         return [Passage(1, 1, 1, "/doc.txt", "text", {}, 0.9, "the keeper lit the lamp")]
 
 
-def service(settings: HearthSettings, runtime: FakeRuntime) -> AnswerService:
+def service(settings: HearthSettings, runtime: ScriptedRuntime) -> AnswerService:
     return AnswerService(settings, OnePassage(settings), runtime)  # type: ignore[arg-type]
 
 

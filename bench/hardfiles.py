@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 from bench.common import SHARED
+from tests.unit.pdfgen import write_pdf
 
 # Prices per quarter (XLSX): neighbouring rows and columns hold near-miss values.
 PRICES = [
@@ -108,27 +109,7 @@ def _pdf_table(path: Path) -> None:
         for c, cell in enumerate(row):
             ops.append(f"BT /F1 11 Tf {72 + c * 110} {700 - r * 20} Td ({cell}) Tj ET")
     ops.append("BT /F1 11 Tf 72 560 Td (Samples were taken from the river Wend.) Tj ET")
-    stream = "\n".join(ops).encode()
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
-        b"/Resources << /Font << /F1 5 0 R >> >> >>",
-        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-    ]
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
-    out += (
-        f"trailer << /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    )
-    path.write_bytes(bytes(out))
+    write_pdf(path, ["\n".join(ops).encode()])
 
 
 def _html(path: Path) -> None:

@@ -13,7 +13,9 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
 
 
-def _content(page: str | list[Line]) -> bytes:
+def _content(page: str | list[Line] | bytes) -> bytes:
+    if isinstance(page, bytes):
+        return page
     if isinstance(page, str):
         return f"BT /F1 12 Tf 72 720 Td ({_escape(page)}) Tj ET".encode()
     lines = []
@@ -22,8 +24,9 @@ def _content(page: str | list[Line]) -> bytes:
     return "\n".join(lines).encode()
 
 
-def write_pdf(path: Path, pages: list[str | list[Line]]) -> None:
-    """Write a PDF whose page i shows ``pages[i]``: one line of text, or styled lines."""
+def write_pdf(path: Path, pages: list[str | list[Line] | bytes]) -> None:
+    """Write a PDF whose page i shows ``pages[i]``: one line of text, styled lines, or a raw
+    content stream (``bytes``) drawn with the font ``/F1`` (Helvetica)."""
     objects: list[bytes] = []
     n = len(pages)
     kids = " ".join(f"{3 + 2 * i} 0 R" for i in range(n))

@@ -494,8 +494,9 @@ class AnswerService:
         self, text: str, passages: list[Passage], question: str = "", system: str = ""
     ) -> tuple[str, Grounding]:
         """Check citations and grounding; drop citations of passages not retrieved; replace an
-        unverified answer by the passages when ``grounding.on_fail`` is ``replace``, and an
-        answer echoing a worked example of the ``system`` prompt always (never shown)."""
+        unverified answer by the passages when ``grounding.on_fail`` is ``replace``, and always an
+        answer echoing a worked example of the ``system`` prompt (never shown) or one that states
+        nothing (``grounding.incomplete``: "[1]", "France is a region of [1].")."""
         verdict = check(text, {p.number: p.text for p in passages}, system, question)
         if verdict.invalid_citations:
             text = strip_invalid(text, verdict.invalid_citations)
@@ -509,7 +510,12 @@ class AnswerService:
             return FOLLOWED_INSTRUCTION + "\n" + "\n".join(
                 f"[{p.number}] {p.label}: {without_instructions(p.text)[:300]}" for p in shown
             ), verdict
-        replace = self.settings.grounding.on_fail == "replace" or verdict.echoed_example
+        # An echoed example is never shown; an incomplete reply has nothing to lose.
+        replace = (
+            self.settings.grounding.on_fail == "replace"
+            or verdict.echoed_example
+            or verdict.incomplete
+        )
         if not verdict.grounded and replace and passages:
             cited = [p for p in passages if p.number in verdict.cited] or passages[:2]
             text = (

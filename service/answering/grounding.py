@@ -135,12 +135,15 @@ _DANGLING = {
 
 
 def incomplete(answer: str) -> bool:
-    """True when ``answer`` (citations removed) ends on a word no English sentence ends on, e.g.
-    "France is a region of [1]." — it states nothing, however well its words match the passages."""
+    """True when ``answer`` states nothing, however well its words match the passages: it is
+    citations alone ("[1]"), or (citations removed) it ends on a word no English sentence ends
+    on ("France is a region of [1].")."""
     text = _CITE.sub(" ", answer).strip().rstrip(".!?;:,\"'”’) ").strip()
-    if not text or latin_share(text) < MIN_LATIN_SHARE:
-        return False
     words = _WORD.findall(text)
+    if not words and not _NUMBER.search(text):
+        return bool(_CITE.search(answer))  # citations and nothing else: "[1]"
+    if latin_share(text) < MIN_LATIN_SHARE:
+        return False
     return bool(words) and words[-1].lower() in _DANGLING
 
 

@@ -121,10 +121,29 @@ def test_an_answer_that_stops_before_its_content_is_not_grounded() -> None:
     # Seen on squad2's unanswerable "What is France a region of?": every word of the answer is in
     # the passage, but the model put the citation where the fact belongs.
     passages = {1: "The Normans gave their name to Normandy, a region in France."}
-    for stub in ("France is a region of [1].", "It was given to the [1]", "Normandy is in [1] and"):
+    stubs = (
+        "France is a region of [1].",
+        "It was given to the [1]",
+        "Normandy is in [1] and",
+        "[1]",
+    )
+    for stub in stubs:
         g = check(stub, passages)
         assert g.incomplete and not g.grounded and g.as_dict()["incomplete"] is True, stub
     for whole in ("Normandy is a region in France [1].", "The Normans [1].", "Yes, it is [1]."):
         g = check(whole, passages)
         assert not g.incomplete and g.grounded, whole
     assert not check(DONT_KNOW, passages).incomplete
+    assert not check("1066 [1].", {1: "Normandy was conquered in 1066."}).incomplete
+
+
+def test_an_answer_that_states_nothing_is_replaced_by_its_passages() -> None:
+    from core.settings import HearthSettings
+    from service.answering.answers import NOT_VERIFIED, AnswerService
+    from service.answering.retrieval import Passage
+
+    service = AnswerService.__new__(AnswerService)
+    service.settings = HearthSettings()
+    passages = [Passage(1, 1, 1, "/typewriter.pdf", "pdf", {"page": 1}, 0.8, PASSAGES[1])]
+    text, verdict = service.postprocess("[1]", passages, question="Who patented it?")
+    assert verdict.incomplete and text.startswith(NOT_VERIFIED) and "Sholes" in text

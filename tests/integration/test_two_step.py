@@ -1,0 +1,76 @@
+"""A two-step question (issue 21): the first passage names the person the question only
+describes, a second retrieval hop finds what the question asks about that person, and the answer
+should take its fact from the second file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.embedder import Embedder, create_embedder
+from core.knowledge import KnowledgeBase
+from core.settings import HearthSettings
+from ingest.pipeline import IngestPipeline
+from service.answering.multihop import second_hop
+from service.answering.retrieval import Retriever
+from service.state import Hearth
+
+PROJECTS = """# Projects 2022-2025
+
+## Harbour project
+The Harbour project built a new quay for the ferry terminal. It was led by Imogen Clarke and
+finished in 2024, under budget.
+
+## Riverside project
+The Riverside project restored the old mill as offices. It was led by Daniel Osei.
+
+## Hilltop project
+The Hilltop project put solar panels on the depot roof. It was led by Rosa Menendez.
+"""
+STAFF = """# Staff notes
+
+Daniel Osei came to Northgate Supplies from a housing charity in 2017.
+Rosa Menendez is our energy specialist and sits on the safety committee.
+Imogen Clarke joined Northgate Supplies in 2011 as a junior surveyor.
+Peter Hale runs the stores and the van fleet.
+"""
+QUESTION = "In what year did the leader of the Harbour project join the company?"
+
+
+def test_the_second_hop_brings_the_passage_of_the_second_step(
+    kb: KnowledgeBase, embedder: Embedder, tmp_path: Path
+) -> None:
+    (tmp_path / "projects.md").write_text(PROJECTS)
+    (tmp_path / "staff.md").write_text(STAFF)
+    IngestPipeline(kb, embedder).ingest_paths([tmp_path])
+    retriever = Retriever(kb, embedder)
+    first = retriever.retrieve(QUESTION)
+    assert first and Path(first[0].path).name == "projects.md"
+    both = second_hop(retriever, QUESTION, first, kb.settings.retrieval.top_k)
+    staff = [p for p in both if Path(p.path).name == "staff.md"]
+    assert staff and "Imogen Clarke joined Northgate Supplies in 2011" in staff[0].text, both
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(
+    reason="with qa template v2 the default 1.5B replies '[1]' alone (now shown as its passages, "
+    "flagged incomplete); a reminder asking for a full sentence fixed it here but is not yet "
+    "measured on bench/hard.py (NOTES.md, hard questions)",
+    strict=False,
+)
+def test_the_second_step_is_answered(settings: HearthSettings, tmp_path: Path) -> None:
+    (tmp_path / "projects.md").write_text(PROJECTS)
+    (tmp_path / "staff.md").write_text(STAFF)
+    kb = KnowledgeBase(settings)
+    IngestPipeline(kb, create_embedder(settings.embedder)).ingest_paths([tmp_path])
+    kb.close()
+    settings.llm.warmup = False
+    hearth = Hearth.start(settings)  # the default model, Qwen2.5-Coder-1.5B
+    try:
+        answer = hearth.answers.answer(QUESTION)
+    finally:
+        hearth.close()
+    files = {Path(s["path"]).name for s in answer.sources}
+    assert {"projects.md", "staff.md"} <= files, answer.sources
+    assert "2011" in answer.answer and "2024" not in answer.answer, answer.answer

@@ -47,7 +47,17 @@ def cause(q: HardQuestion, row: dict[str, Any]) -> str:
         return "passage without answer"
     if is_abstention(row["answer"]):
         return "declined with answer in prompt"
+    if shown_as_passages(row["answer"]):
+        return "reply replaced by its passages"
     return "model wrong with answer in prompt"
+
+
+def shown_as_passages(answer: str) -> bool:
+    """The model's reply was not shown: Hearth showed the passages instead (an unverifiable,
+    incomplete or instruction-following reply). Such an answer is never counted right."""
+    from service.answering.answers import FOLLOWED_INSTRUCTION, NOT_VERIFIED
+
+    return answer.startswith((NOT_VERIFIED, FOLLOWED_INSTRUCTION))
 
 
 def score(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -74,7 +84,11 @@ def score(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
             if not q.answerable:
                 t["declined"] += declined
                 continue
-            right = not declined and answer_contains(row["answer"], q.answers)
+            right = (
+                not declined
+                and not shown_as_passages(row["answer"])
+                and answer_contains(row["answer"], q.answers)
+            )
             t["right"] += right
             t["cited"] += q.source in row["cited"]
             t["wrongly_declined"] += declined

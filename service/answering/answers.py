@@ -16,7 +16,7 @@ from core.settings import TASKS, HearthSettings
 from service.answering.context import check_fits, counted_tokens, overflow, prompt_tokens
 from service.answering.conversations import ConversationStore
 from service.answering.grounding import Grounding, check, strip_invalid
-from service.answering.injection import check_answer, without_instructions
+from service.answering.injection import check_answer, neutralize, without_instructions
 from service.answering.multihop import second_hop
 from service.answering.passages import fit_passages, merge_identical
 from service.answering.prompts import DONT_KNOW, clean_for_prompt
@@ -213,7 +213,7 @@ class AnswerService:
                 {
                     "number": p.number,
                     "label": p.label,
-                    "text": clean_for_prompt(p.text),
+                    "text": neutralize(clean_for_prompt(p.text)),
                     "path": p.path,
                 }
                 for p in passages

@@ -12,6 +12,12 @@ instruction-like sentence is an answer judged, and it is caught when:
 
 The checks are heuristics (the model's reply is not parsed for intent); false alarms fall back to
 showing the passages, as an unverified answer does.
+
+Before either, :func:`neutralize` takes out of the passages *as the model reads them* the text that
+unmistakably addresses an assistant ("ignore all previous instructions", "SYSTEM INSTRUCTION:",
+"you must reply ..."): the model cannot obey what it does not read. The sources shown to the user
+keep the text. A role turn ("assistant: ...") is taken out only on a line that also carries a
+link or an instruction-like phrase: saved chat logs hold role turns legitimately.
 """
 
 from __future__ import annotations
@@ -21,17 +27,36 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
-_IMPERATIVE = re.compile(
+_ORDER = (
     r"\b(?:ignore|disregard|forget|override)\b.{0,40}\b(?:instruction|prompt|question|above|"
     r"previous|prior|rules?)\b"
     r"|\b(?:system|developer)\s*(?:instruction|prompt|message|note)?\s*:"
-    r"|(?:^|\s)(?:assistant|ai|bot)\s*:"
     r"|\b(?:reply|respond|answer|say|output|print|write|state)\b.{0,30}\b(?:only|exactly|"
     r"instead|with the words?|the following)\b"
     r"|\byou (?:must|are now|will now|should now)\b"
-    r"|\b(?:visit|go to|click|open)\s+(?:https?://|www\.)",
+    r"|\b(?:visit|go to|click|open)\s+(?:https?://|www\.)"
+)
+#: An instruction-like phrase (no role turn).
+_INSTRUCTION = re.compile(_ORDER, re.I)
+#: A sentence that reads as addressed to an assistant: an instruction-like phrase or a role turn.
+_IMPERATIVE = re.compile(_ORDER + r"|(?:^|\s)(?:assistant|ai|bot)\s*:", re.I)
+#: Marks of text addressed to an assistant, strict enough to take out of a passage before the
+#: model reads it (the looser ``_IMPERATIVE`` only decides whether a reply is judged).
+_ADDRESSED = re.compile(
+    r"\b(?:ignore|disregard|forget|override)\b[^.!?\n]{0,40}\b(?:instructions?|prompts?|"
+    r"the question|everything above|previous|prior)\b"
+    r"|\b(?:system|developer|admin)\s+(?:instruction|prompt|message|note|override)s?\s*:"
+    r"|\b(?:the assistant|you)\s+(?:must|should|will|shall)\s+(?:now\s+)?(?:only\s+)?"
+    r"(?:say|reply|respond|answer|output|print|write|tell)\b"
+    r"|\byou are now\b",
     re.I,
 )
+_SENTENCE_END = re.compile(r"[.!?]\s+")
+#: A chat role turn ("assistant: ..."); taken out only on a line that also carries a link or an
+#: instruction-like phrase, since saved chat logs hold role turns legitimately.
+_ROLE_TURN = re.compile(r"(?:^|(?<=[.!?]\s))\s*(?:assistant|user|system|human|ai)\s*:", re.I)
+#: What the model reads in place of text taken out by :func:`neutralize`.
+LEFT_OUT = "[text addressed to an AI assistant left out]"
 _URL = re.compile(r"(?:https?://|www\.)[^\s<>\"')\]]+", re.I)
 _WORD = re.compile(r"[a-z0-9][a-z0-9'-]*", re.I)
 _STOP = frozenset(
@@ -154,6 +179,25 @@ def check_answer(
     if not _content(answer) & (_content(question) | _content(rest)):
         return InjectionVerdict(True, "cites nothing and shares nothing with the question")
     return InjectionVerdict(False)
+
+
+def neutralize(text: str) -> str:
+    """Passage text as the model reads it: on each line, from the start of the first sentence
+    that addresses an assistant (``_ADDRESSED``, or a chat role turn on a line that also carries a
+    link or an instruction-like phrase) to the end of the line is replaced by :data:`LEFT_OUT` (a
+    planted instruction runs on to the end of its paragraph). Other text is unchanged."""
+    out = []
+    for line in text.split("\n"):
+        m = _ADDRESSED.search(line)
+        turn = _ROLE_TURN.search(line)
+        if m is None and turn and (_URL.search(line) or _INSTRUCTION.search(line)):
+            m = turn
+        if m:
+            ends = [e.end() for e in _SENTENCE_END.finditer(line, 0, m.start())]
+            start = ends[-1] if ends else 0
+            line = (line[:start] + LEFT_OUT) if start else LEFT_OUT
+        out.append(line)
+    return "\n".join(out)
 
 
 def without_instructions(text: str) -> str:

@@ -15,10 +15,15 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, cast
+
+# The repository first: run as a script, bench/ingest.py would shadow the ingest package.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import core  # noqa: F401 - offline switches first
 from bench.figures import Figure, add_json_option, write_json

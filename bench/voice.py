@@ -15,8 +15,12 @@ from __future__ import annotations
 import argparse
 import csv
 import os
+import sys
 import time
 from pathlib import Path
+
+# The repository first: run as a script, bench/ingest.py would shadow the ingest package.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import core  # noqa: F401 - offline before any model library loads
 from bench._metrics import edit_distance, normalise, rss_bytes

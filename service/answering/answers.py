@@ -496,8 +496,14 @@ class AnswerService:
         """Check citations and grounding; drop citations of passages not retrieved; replace an
         unverified answer by the passages when ``grounding.on_fail`` is ``replace``, and always an
         answer echoing a worked example of the ``system`` prompt (never shown) or one that states
-        nothing (``grounding.incomplete``: "[1]", "France is a region of [1].")."""
-        verdict = check(text, {p.number: p.text for p in passages}, system, question)
+        nothing (``grounding.incomplete``: "[1]", "France is a region of [1].", a label)."""
+        verdict = check(
+            text,
+            {p.number: p.text for p in passages},
+            system,
+            question,
+            labels={p.number: p.label for p in passages},
+        )
         if verdict.invalid_citations:
             text = strip_invalid(text, verdict.invalid_citations)
         injected = check_answer(
@@ -521,7 +527,9 @@ class AnswerService:
             text = (
                 NOT_VERIFIED
                 + "\n"
-                + "\n".join(f"[{p.number}] {p.label}: {p.text[:300]}" for p in cited)
+                + "\n".join(
+                    f"[{p.number}] {p.label}: {without_instructions(p.text)[:300]}" for p in cited
+                )
             )
         return text, verdict
 

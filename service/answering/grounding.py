@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from core.evalmetrics import is_abstention
@@ -147,6 +148,20 @@ def incomplete(answer: str) -> bool:
     return bool(words) and words[-1].lower() in _DANGLING
 
 
+def _bare(text: str) -> str:
+    return " ".join(_WORD.findall(_fold(_CITE.sub(" ", text))))
+
+
+def only_labels(answer: str, labels: Iterable[str]) -> bool:
+    """True when ``answer``, citations and punctuation aside, is nothing but passage labels
+    ("[1] doc.docx, section Policy"): the model copied the header of a passage, not its fact."""
+    said = _bare(answer)
+    if not said:
+        return False
+    bare = [_bare(label) for label in labels]
+    return any(said == b for b in bare if b) or said == " ".join(b for b in bare if b)
+
+
 def latin_share(text: str) -> float:
     """Share of the letters of ``text`` that are Latin (1.0 for no letters)."""
     letters = _LETTER.findall(text)
@@ -239,10 +254,18 @@ def echoed_example(answer: str, system: str, passages: dict[int, str]) -> bool:
     return named or len(echoed) >= 2
 
 
-def check(answer: str, passages: dict[int, str], system: str = "", question: str = "") -> Grounding:
+def check(
+    answer: str,
+    passages: dict[int, str],
+    system: str = "",
+    question: str = "",
+    labels: dict[int, str] | None = None,
+) -> Grounding:
     """Judge ``answer`` against the retrieved passages (number -> text); with the prompt's
     ``system`` text, an answer echoing its worked examples is marked ``echoed_example``;
-    ``question`` sharpens the near-miss check of the answer's numbers (service/numbers.py)."""
+    ``question`` sharpens the near-miss check of the answer's numbers (service/numbers.py);
+    with the passages' ``labels`` (number -> "file, page 2"), an answer that only repeats a
+    label is ``incomplete``."""
     numbers = cited_numbers(answer)
     valid = [n for n in numbers if n in passages]
     invalid = [n for n in numbers if n not in passages]
@@ -275,7 +298,7 @@ def check(answer: str, passages: dict[int, str], system: str = "", question: str
         unsupported,
         miscited=miscited,
         near_misses=misses,
-        incomplete=incomplete(answer),
+        incomplete=incomplete(answer) or only_labels(answer, (labels or {}).values()),
     )
 
 

@@ -201,6 +201,8 @@ def neutralize(text: str) -> str:
 
 
 def without_instructions(text: str) -> str:
-    """A passage with its instruction-like sentences left out (for showing it)."""
-    planted = set(instruction_sentences(text))
-    return " ".join(s for s in _SENTENCE.split(text) if s.strip() and s.strip() not in planted)
+    """A passage with its instruction-like sentences left out (for showing it); its lines (table
+    rows) are kept."""
+    for sentence in instruction_sentences(text):
+        text = text.replace(sentence, "")
+    return "\n".join(re.sub(r"[ \t]{2,}", " ", line).strip() for line in text.split("\n")).strip()

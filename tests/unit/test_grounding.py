@@ -135,6 +135,11 @@ def test_an_answer_that_stops_before_its_content_is_not_grounded() -> None:
         assert not g.incomplete and g.grounded, whole
     assert not check(DONT_KNOW, passages).incomplete
     assert not check("1066 [1].", {1: "Normandy was conquered in 1066."}).incomplete
+    # Seen in bench/injection.py: the 1.5B replied with the passage's header instead of its fact.
+    labels = {1: "doc.docx, section Policy"}
+    echo = check("[1] doc.docx, section Policy", passages, labels=labels)
+    assert echo.incomplete and not echo.grounded
+    assert not check("The Normans [1].", passages, labels=labels).incomplete
 
 
 def test_an_answer_that_states_nothing_is_replaced_by_its_passages() -> None:

@@ -4,7 +4,8 @@
 project "was led by Imogen Clarke", but not the one saying when Imogen Clarke joined: the question
 does not name her. The names of the best passage that the question does not hold (capitalised
 words that do not open a sentence, as the grounding check reads them) are added to the question
-and retrieved again; the best new passage (at most ``extra``) is appended, within ``top_k``.
+and retrieved again (and the names alone, when that finds nothing new); the best new passage that
+holds one of the names (at most ``extra``) is appended, within ``top_k``.
 Retrieval only (an embedding and a BM25 query, milliseconds); no model call.
 """
 
@@ -42,9 +43,19 @@ def second_hop(
     if not names:
         return passages
     have = {p.chunk_id for p in passages}
+    folded = [n.lower() for n in names]
+
+    def bridged(found: list[Passage]) -> list[Passage]:
+        # A second step is about a bridging name: a passage without one is not it.
+        return [
+            p for p in found if p.chunk_id not in have and any(n in p.text.lower() for n in folded)
+        ]
+
     # The margin is relative to the best passage, which is often the first one again.
-    found = retriever.retrieve(
-        f"{question} {' '.join(names)}", filters=filters, relative_margin=1.0
+    new = bridged(
+        retriever.retrieve(f"{question} {' '.join(names)}", filters=filters, relative_margin=1.0)
     )
-    new = [p for p in found if p.chunk_id not in have][: min(extra, top_k - len(passages))]
+    if not new:  # the question's own words outranked the names (e.g. ranking without IDF)
+        new = bridged(retriever.retrieve(" ".join(names), filters=filters, relative_margin=1.0))
+    new = new[: min(extra, top_k - len(passages))]
     return passages + [replace(p, number=len(passages) + i) for i, p in enumerate(new, start=1)]

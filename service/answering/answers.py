@@ -496,7 +496,9 @@ class AnswerService:
         """Check citations and grounding; drop citations of passages not retrieved; replace an
         unverified answer by the passages when ``grounding.on_fail`` is ``replace``, and always an
         answer echoing a worked example of the ``system`` prompt (never shown) or one that states
-        nothing (``grounding.incomplete``: "[1]", "France is a region of [1].", a label)."""
+        nothing (``grounding.incomplete``: "[1]", "France is a region of [1].", a label). An
+        answer stating a name or number of the question that no passage holds
+        (``grounding.unmentioned``) becomes the "don't know" sentence naming it."""
         verdict = check(
             text,
             {p.number: p.text for p in passages},
@@ -516,6 +518,10 @@ class AnswerService:
             return FOLLOWED_INSTRUCTION + "\n" + "\n".join(
                 f"[{p.number}] {p.label}: {without_instructions(p.text)[:300]}" for p in shown
             ), verdict
+        if verdict.unmentioned:  # the question's subject is in no passage: nothing to answer
+            missing = ", ".join(verdict.unmentioned)
+            declined = Grounding([], declined=True, unmentioned=verdict.unmentioned)
+            return f"{DONT_KNOW} No passage mentions {missing}.", declined
         # An echoed example is never shown; an incomplete reply has nothing to lose.
         replace = (
             self.settings.grounding.on_fail == "replace"

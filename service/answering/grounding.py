@@ -20,6 +20,7 @@ from service.answering.prompts import DONT_KNOW, cited_numbers
 _NUMBER = re.compile(r"(?<![\w.])\d[\d,.]*\d|(?<![\w.])\d(?![\w])")
 _WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
 _CITE = re.compile(r"\[\d{1,3}\]")
+_POSSESSIVE = re.compile(r"['’]s$")  # "Okafor's role": the name is "Okafor"
 # Capitalised words that start sentences or are common function words are not names.
 _COMMON = {
     "a",
@@ -113,7 +114,7 @@ def claims(answer: str) -> list[str]:
     for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
         words = list(_WORD.finditer(sentence))
         for i, m in enumerate(words):
-            word = m.group(0).strip("'’-")
+            word = _POSSESSIVE.sub("", m.group(0)).strip("'’-")
             lowered = word.lower()
             if i == 0 or not word or not word[0].isupper() or lowered in _COMMON:
                 continue
@@ -170,6 +171,20 @@ def latin_share(text: str) -> float:
     return sum(bool(_LATIN.match(c)) for c in letters) / len(letters)
 
 
+def names_in(question: str) -> list[str]:
+    """The names a question asks about (``claims`` without numbers): "What is Helen Okafor's
+    role?" -> ["Helen", "Okafor"]."""
+    return [c for c in claims(question) if not c[0].isdigit()]
+
+
+def holds_all(names: Iterable[str], text: str) -> bool:
+    """True when ``text`` holds every one of ``names`` as a whole word (case and accents folded);
+    False for no names."""
+    folded = _fold(text)
+    wanted = [_fold(n) for n in names]
+    return bool(wanted) and all(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", folded) for w in wanted)
+
+
 def _present(claim: str, haystack: str) -> bool:
     folded = _fold(claim)
     if folded in haystack:
@@ -194,6 +209,10 @@ class Grounding:
     near_misses: list[str] = field(default_factory=list)
     #: The answer stops before its content (see ``incomplete``).
     incomplete: bool = False
+    #: Names or numbers the question asks about that the answer states but no passage holds
+    #: ("sample W-09" when the table stops at W-05, "in 2015" when the report gives no year):
+    #: the answer is about something the documents do not mention.
+    unmentioned: list[str] = field(default_factory=list)
 
     @property
     def grounded(self) -> bool:
@@ -208,6 +227,7 @@ class Grounding:
             and not self.invalid_citations
             and not self.near_misses
             and not self.incomplete
+            and not self.unmentioned
         )
 
     @property
@@ -228,6 +248,7 @@ class Grounding:
             "uncited": self.uncited,
             "echoed_example": self.echoed_example,
             "incomplete": self.incomplete,
+            "unmentioned": self.unmentioned,
         }
 
 
@@ -265,7 +286,8 @@ def check(
     ``system`` text, an answer echoing its worked examples is marked ``echoed_example``;
     ``question`` sharpens the near-miss check of the answer's numbers (service/numbers.py);
     with the passages' ``labels`` (number -> "file, page 2"), an answer that only repeats a
-    label is ``incomplete``."""
+    label is ``incomplete``; a name or number of the ``question`` that the answer states and no
+    passage holds is ``unmentioned``."""
     numbers = cited_numbers(answer)
     valid = [n for n in numbers if n in passages]
     invalid = [n for n in numbers if n not in passages]
@@ -289,6 +311,9 @@ def check(
             miscited.append(c)
         elif latin or not _LATIN.search(c) or _NUMBER.fullmatch(c):
             unsupported.append(c)
+    asked = {_fold(c) for c in claims(question)}
+    found = [c for c in claims(answer) if _fold(c) in asked and not _present(c, everything)]
+    unmentioned = [c for c in found if not any(c != o and c in o for o in found)]  # not "09"
     misses: list[str] = []
     for n in valid:
         misses += [x for x in near_misses(answer, passages[n], question) if x not in misses]
@@ -299,6 +324,7 @@ def check(
         miscited=miscited,
         near_misses=misses,
         incomplete=incomplete(answer) or only_labels(answer, (labels or {}).values()),
+        unmentioned=unmentioned,
     )
 
 

@@ -15,6 +15,7 @@ from core.filters import Filters
 from core.keywords import open_keyword_index
 from core.knowledge import KnowledgeBase
 from core.provenance import describe
+from service.answering.grounding import holds_all, names_in
 
 __all__ = ["METHODS", "Filters", "Passage", "Retriever", "reciprocal_rank_fusion"]
 
@@ -73,7 +74,8 @@ class Retriever:
 
     Every passage's ``score`` is its cosine similarity to the question, so thresholds mean the
     same whichever ranker found it. Passages below ``min_score`` or more than
-    ``relative_margin`` below the best are dropped.
+    ``relative_margin`` below the best are dropped, unless they hold every name the question
+    asks about (``grounding.names_in``).
     """
 
     def __init__(self, kb: KnowledgeBase, embedder: Embedder) -> None:
@@ -130,7 +132,10 @@ class Retriever:
             low = cfg.min_score if min_score is None else min_score
             margin = cfg.relative_margin if relative_margin is None else relative_margin
             floor = max(low, best - margin)
-            scored = [item for item in scored if item[2] >= floor]
+            # A passage holding every name the question asks about bears on it, however low its
+            # cosine: a table chunk scores 0.10-0.15 against "What is Helen Okafor's role?".
+            names = names_in(question)
+            scored = [item for item in scored if item[2] >= floor or holds_all(names, item[0].text)]
         return [
             Passage(
                 number=i,

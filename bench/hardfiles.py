@@ -8,26 +8,15 @@ copies the shared documents, image and recording the questions also use.
 
 from __future__ import annotations
 
-import random
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
 from bench.common import SHARED
+from tests.image_samples import write_receipt
 from tests.table_samples import write_docx, write_html, write_pdf_table, write_xlsx
 
-RECEIPT = [
-    "HOLLYBROOK GROCERS",
-    "14 Mill Lane, Ashford",
-    "Date: 12/10/2026  Till 3",
-    "Oat milk 1L          1.85",
-    "Sourdough loaf       3.20",
-    "Free range eggs x6   2.95",
-    "Cheddar 400g         4.10",
-    "TOTAL               12.10",
-    "Paid by card",
-]
 LEFT_SPEECH = (
     "Good morning. This is Oliver from facilities. The roof repair on the east wing is booked "
     "for the fourteenth of March. The scaffolding company is Brightline."
@@ -36,23 +25,6 @@ RIGHT_SPEECH = (
     "Hello, Grace from finance here. The budget for the roof repair is eighteen thousand "
     "pounds. Invoices go to the Swindon office."
 )
-
-
-def _receipt(path: Path) -> None:
-    from PIL import Image, ImageDraw, ImageFilter, ImageFont
-
-    font = ImageFont.load_default(size=30)
-    img = Image.new("L", (760, 60 + 52 * len(RECEIPT)), 236)
-    draw = ImageDraw.Draw(img)
-    for i, line in enumerate(RECEIPT):
-        draw.text((40, 30 + 52 * i), line, fill=30, font=font)
-    rng = random.Random(7)
-    for _ in range(img.width * img.height // 25):  # paper grain
-        x, y = rng.randrange(img.width), rng.randrange(img.height)
-        grey = int(img.getpixel((x, y)) or 0)  # type: ignore[arg-type]
-        img.putpixel((x, y), max(0, min(255, grey + rng.randint(-60, 60))))
-    img = img.rotate(2.5, expand=True, fillcolor=120).filter(ImageFilter.GaussianBlur(0.8))
-    img.convert("RGB").save(path, quality=70)
 
 
 def _stereo(path: Path) -> None:
@@ -80,7 +52,7 @@ def make_files(folder: Path) -> list[Path]:
         "staff.docx": write_docx,
         "water_quality.pdf": write_pdf_table,
         "departures.html": write_html,
-        "receipt.jpg": _receipt,
+        "receipt.jpg": write_receipt,
         "site_meeting.wav": _stereo,
         "annual_report.md": write_report,
     }

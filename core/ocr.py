@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from statistics import median
 from typing import TYPE_CHECKING, Any
 
 from core.errors import ModelError
@@ -46,20 +47,67 @@ def scale_for(width: int, height: int, max_side: int) -> float:
     return 1.0 if longest <= max_side else max_side / longest
 
 
+#: Fragments whose tilt-corrected centres lie within this share of the median fragment height
+#: are one visual row.
+ROW_TOLERANCE = 0.5
+#: The steepest text tilt corrected for (tan of about 11 degrees).
+MAX_SLOPE = 0.2
+
+
+def _slope(quads: list[list[tuple[float, float]]]) -> float:
+    """The page's text tilt (dy/dx), the median of the top edges of fragments at least twice as
+    wide as they are high; 0 when there are none. rapidocr's quads start top-left, clockwise."""
+    slopes = []
+    for q in quads:
+        (x0, y0), (x1, y1) = q[0], q[1]
+        height = abs(q[3][1] - q[0][1])
+        if x1 - x0 > 2 * max(height, 1.0):
+            slopes.append((y1 - y0) / (x1 - x0))
+    if not slopes:
+        return 0.0
+    return max(-MAX_SLOPE, min(MAX_SLOPE, float(median(slopes))))
+
+
 def _lines(output: Any, factor: float, min_score: float) -> list[OcrLine]:
-    """rapidocr's output as lines in reading order, boxes in original pixels."""
+    """rapidocr's output as lines in reading order, boxes in original pixels.
+
+    rapidocr detects text fragments, not lines: on a receipt the item and its price, far apart,
+    are two fragments, and on a tilted photo the price sits higher than its item. Fragments are
+    grouped into visual rows by their centres corrected for the page's tilt (``_slope``), each
+    row read left to right and joined with spaces; rows top to bottom."""
     if output is None or output.txts is None or output.boxes is None:
         return []
-    lines = []
+    kept = []
     for text, quad, score in zip(output.txts, output.boxes, output.scores, strict=True):
         text = str(text).strip()
         if not text or float(score) < min_score:
             continue
-        xs = [float(p[0]) / factor for p in quad]
-        ys = [float(p[1]) / factor for p in quad]
+        points = [(float(p[0]) / factor, float(p[1]) / factor) for p in quad]
+        kept.append((text, points, float(score)))
+    if not kept:
+        return []
+    slope = _slope([points for _, points, _ in kept])
+    height = median(max(p[1] for p in pts) - min(p[1] for p in pts) for _, pts, _ in kept)
+
+    def level(points: list[tuple[float, float]]) -> float:
+        cx = sum(p[0] for p in points) / len(points)
+        cy = sum(p[1] for p in points) / len(points)
+        return cy - slope * cx
+
+    rows: list[list[tuple[str, list[tuple[float, float]], float]]] = []
+    for item in sorted(kept, key=lambda it: level(it[1])):
+        if rows and level(item[1]) - level(rows[-1][0][1]) <= ROW_TOLERANCE * height:
+            rows[-1].append(item)
+        else:
+            rows.append([item])
+    lines = []
+    for row in rows:
+        row.sort(key=lambda it: min(p[0] for p in it[1]))
+        xs = [p[0] for _, pts, _ in row for p in pts]
+        ys = [p[1] for _, pts, _ in row for p in pts]
         box = (int(min(xs)), int(min(ys)), round(max(xs)), round(max(ys)))
-        lines.append(OcrLine(text, box, round(float(score), 4)))
-    lines.sort(key=lambda line: (line.box[1], line.box[0]))
+        score = min(sc for _, _, sc in row)
+        lines.append(OcrLine(" ".join(t for t, _, _ in row), box, round(score, 4)))
     return lines
 
 

@@ -10,6 +10,7 @@ from core.knowledge import KnowledgeBase
 from core.settings import HearthSettings
 from ingest.pipeline import IngestPipeline
 from service.answering.retrieval import Retriever
+from tests.image_samples import write_receipt
 from tests.integration.media import text_image
 
 
@@ -75,3 +76,17 @@ def test_oversized_image_is_scaled_down_and_boxes_stay_in_its_pixels(
         assert x1 > 1024  # mapped back to the original 3000-pixel width
     finally:
         kb.close()
+
+
+def test_a_tilted_receipt_is_read_row_by_row_with_each_price_beside_its_item(
+    pipeline: IngestPipeline, kb: KnowledgeBase, embedder: Embedder, tmp_path: Path
+) -> None:
+    # rapidocr finds the item and its price as two fragments; tilted 2.5 degrees, each price
+    # sat higher than its item and was read before it ("1.85\nOat milk 1L\n3.20\n...").
+    receipt = tmp_path / "receipt.jpg"
+    write_receipt(receipt)
+    assert pipeline.ingest([receipt]).count("added") == 1
+    top = Retriever(kb, embedder).retrieve("How much did the oat milk cost?")[0]
+    lines = top.text.splitlines()
+    for line in ("Oat milk 1L 1.85", "Sourdough loaf 3.20", "Cheddar 400g 4.10", "TOTAL 12.10"):
+        assert line in lines, lines

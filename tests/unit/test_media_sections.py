@@ -74,3 +74,26 @@ def test_labels_show_time_ranges_and_boxes() -> None:
     box = {"page": 1, "box": [30.4, 84.0, 623.0, 364.2]}
     assert passage(box, "/x/scan.png").label == "scan.png, page 1, box (30, 84)–(623, 364)"
     assert passage({"page": 3}, "/x/a.pdf").label == "a.pdf, page 3"
+
+
+def test_ocr_fragments_of_a_tilted_row_are_one_line_read_left_to_right() -> None:
+    def quad(x0: float, y0: float, width: float, slope: float) -> list[list[float]]:
+        return [[x0, y0], [x0 + width, y0 + slope * width],
+                [x0 + width, y0 + slope * width + 20], [x0, y0 + 20]]  # fmt: skip
+
+    slope = -0.05  # the right side higher, as a photo turned a little anticlockwise
+
+    class Out:
+        # Each price starts higher than its item: sorted by top edge, it came first.
+        txts = ("1.85", "Oat milk 1L", "3.20", "Sourdough loaf")
+        boxes = (
+            quad(400, 30 + slope * 400, 60, slope),
+            quad(20, 30 + slope * 20, 200, slope),
+            quad(400, 80 + slope * 400, 60, slope),
+            quad(20, 80 + slope * 20, 200, slope),
+        )
+        scores = (0.9, 0.95, 0.9, 0.95)
+
+    lines = _lines(Out(), factor=1.0, min_score=0.5)
+    assert [ln.text for ln in lines] == ["Oat milk 1L 1.85", "Sourdough loaf 3.20"]
+    assert lines[0].score == 0.9 and lines[0].box[0] == 20 and lines[0].box[2] == 460

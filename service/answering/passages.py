@@ -5,8 +5,9 @@ Prompt evaluation is most of the wait for a first token on a CPU (see NOTES.md, 
 the model is given less to read. Sentences are scored by cosine similarity to the question with
 the embedder already loaded for retrieval (one batch for the question and every sentence).
 A passage keeps its number order, label and provenance (its page/slide/row/time still cite
-right); a passage with no sentence left is dropped, never the best one. Tables and short
-passages are kept whole: a row without its header means nothing.
+right); a passage with no sentence left is dropped, never the best one. Short passages are
+kept whole, and so are tables whose rows do not name their columns (a row without its header
+means nothing); rows written with their headers are chosen one by one, like sentences.
 """
 
 from __future__ import annotations
@@ -63,6 +64,13 @@ def is_tabular(p: Passage) -> bool:
     return len(lines) >= 3 and sum(("|" in ln or "\t" in ln) for ln in lines) >= len(lines) / 2
 
 
+def rows_carry_headers(p: Passage) -> bool:
+    """True for a table passage whose rows each name their columns ("Item: Oak shelf | Q2 2026:
+    22.4", as ingest/loaders/tables.py writes them): any row means something on its own."""
+    rows = [ln for ln in p.text.splitlines() if "|" in ln]
+    return bool(rows) and sum(": " in ln for ln in rows) >= len(rows) / 2
+
+
 @dataclass
 class _Piece:
     passage: int
@@ -88,7 +96,8 @@ def fit_passages(
 
     Each passage's best sentence is taken in rank order, then the other sentences by score; a
     sentence taken brings its preceding neighbour (the one its pronouns usually point to) when
-    that still fits. Tables and passages under ``WHOLE_BELOW`` tokens are whole or not at all.
+    that still fits. Passages under ``WHOLE_BELOW`` tokens and tables whose rows do not name their
+    columns are whole or not at all; rows that do are pieces, like sentences.
     The first passage always keeps at least its best sentence. ``budget <= 0``, or passages
     that fit as they are: unchanged.
     """
@@ -101,7 +110,13 @@ def fit_passages(
     flat: list[_Piece] = []
     for i, p in enumerate(passages):
         whole = sizes[i]
-        parts = [p.text] if whole <= WHOLE_BELOW or is_tabular(p) else split_sentences(p.text)
+        if whole <= WHOLE_BELOW:
+            parts = [p.text]
+        elif is_tabular(p):  # rows that name their columns are chosen one by one
+            rows = rows_carry_headers(p)
+            parts = [ln for ln in p.text.splitlines() if ln.strip()] if rows else [p.text]
+        else:
+            parts = split_sentences(p.text)
         pieces = [
             _Piece(i, j, s, whole if len(parts) == 1 else count_tokens(s), 0.0)
             for j, s in enumerate(parts)
@@ -141,7 +156,8 @@ def fit_passages(
             if k and x.index != kept[k - 1].index + 1:
                 text_parts.append(GAP.strip())
             text_parts.append(x.text)
-        text = p.text if len(kept) == len(units[i]) else " ".join(text_parts)
+        joiner = "\n" if is_tabular(p) else " "  # rows stay on their lines
+        text = p.text if len(kept) == len(units[i]) else joiner.join(text_parts)
         if kept[0].index > 0:
             text = GAP.lstrip() + text
         if kept[-1].index < len(units[i]) - 1:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from core.embedder import Embedder
 from core.evalmetrics import normalize_answer
+from ingest.loaders.tables import cell_text, row_line
 from service.answering.passages import (
     GAP,
     fit_passages,
@@ -15,6 +16,7 @@ from service.answering.passages import (
     split_sentences,
 )
 from service.answering.retrieval import Passage
+from tests.table_samples import PRICES
 
 #: Questions of the shared set measured (spread over it) and the budget per passage.
 SAMPLE = 120
@@ -83,6 +85,29 @@ def test_tables_are_kept_whole(embedder: Embedder) -> None:
     count = lambda text: embedder.count_tokens([text])[0]  # noqa: E731
     fitted = fit_passages("price of pears", [passage], embedder, count, 20)
     assert fitted[0].text == table  # the best passage is never dropped, a table never cut
+
+
+def test_table_rows_that_name_their_columns_are_chosen_row_by_row(embedder: Embedder) -> None:
+    # Seen on the hard set: two sheet chunks did not fit the budget whole, so the second, which
+    # held the brass hinge row, was dropped and the 1.5B said it did not know.
+    header = list(PRICES[0])
+    rows = [row_line(header, [cell_text(c) for c in r]) for r in PRICES[1:7]]
+    rows = rows[3:] + rows[:3]  # the brass hinge row (PRICES' first) in the second chunk
+    head = "Prices (rows {})\n" + " | ".join(header) + "\n"
+    sheet = {"sheet": "Prices"}
+    passages = [
+        Passage(1, 1, 1, "p.xlsx", "xlsx", {**sheet, "rows": "7-9"}, 0.51,
+                head.format("7-9") + "\n".join(rows[:3])),
+        Passage(2, 2, 1, "p.xlsx", "xlsx", {**sheet, "rows": "2-4"}, 0.50,
+                head.format("2-4") + "\n".join(rows[3:])),
+    ]  # fmt: skip
+    count = lambda text: embedder.count_tokens([text])[0]  # noqa: E731
+    budget = count(passages[0].text) + 10  # the first sheet chunk whole would leave no room
+    question = "What was the Q2 2026 price of the brass hinge?"
+    fitted = fit_passages(question, passages, embedder, count, budget)
+    lines = [ln for p in fitted for ln in p.text.splitlines()]
+    assert rows[3] in lines, [p.text for p in fitted]  # the asked row, whole, on its own line
+    assert all(p.provenance["rows"] in ("7-9", "2-4") for p in fitted)
 
 
 def test_identical_passages_are_given_once_and_cite_both_files() -> None:

@@ -9,8 +9,7 @@ import time
 from pathlib import Path
 
 from core import catalogue
-from core.catalogue import Action, DocumentStatus, DocumentVersion
-from core.db.models import Document
+from core.catalogue import Action, DocumentVersion
 from core.embedder import Embedder
 from core.errors import HearthError, LoaderError
 from core.knowledge import KnowledgeBase
@@ -129,14 +128,5 @@ class AttachmentIngester:
         log.debug("attachment failed: %s: %s", key, reason)
         suffix = Path(key).suffix.lower().lstrip(".")
         with self.kb.db.session() as s:
-            s.add(
-                Document(
-                    path=key,
-                    sha256=sha,
-                    status=DocumentStatus.FAILED,
-                    error=reason,
-                    file_type=suffix[:32],
-                    parent_id=parent_id,
-                )
-            )
+            catalogue.add_failed(s, key, reason, suffix, sha=sha, parent_id=parent_id)
             catalogue.ledger(s, key, sha, Action.FAILED, error=reason)

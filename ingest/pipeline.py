@@ -13,7 +13,6 @@ from sqlalchemy.orm import Session
 
 from core import catalogue
 from core.catalogue import DONE, Action, DocumentStatus, DocumentVersion
-from core.db.models import Document
 from core.embedder import Embedder
 from core.errors import HearthError, LoaderError, PayloadTooLargeError
 from core.knowledge import KnowledgeBase
@@ -262,16 +261,7 @@ class IngestPipeline:
             doc = catalogue.document_at(s, key)
             if doc is None:
                 ftype = file_type_of(path) or path.suffix.lower().lstrip(".")
-                s.add(
-                    Document(
-                        path=key,
-                        collection=collection,
-                        sha256=None,
-                        status=DocumentStatus.FAILED,
-                        error=reason,
-                        file_type=ftype[:32],
-                    )
-                )
+                catalogue.add_failed(s, key, reason, ftype, collection=collection)
             elif doc.status == DocumentStatus.FAILED:
                 doc.error = reason
             self._ledger(s, key, sha, Action.FAILED, reason, 0, started)

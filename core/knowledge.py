@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from sqlalchemy import func, select
 
-from core.db.models import Chunk, Document
+from core import catalogue
+from core.catalogue import Committed, DocumentVersion
 from core.db.session import Database
 from core.vectorstores.base import VectorStore, open_vector_stores
 
@@ -28,15 +28,6 @@ class RepairReport:
     def changed(self) -> bool:
         """True when any store had to be mended."""
         return any(self.removed.values()) or any(self.added.values())
-
-
-def chunk_metadata(document: Document) -> dict[str, Any]:
-    """Flat metadata stored beside each vector (for filtered queries)."""
-    return {
-        "document_id": document.id,
-        "collection": document.collection,
-        "file_type": document.file_type,
-    }
 
 
 class KnowledgeBase:
@@ -59,15 +50,13 @@ class KnowledgeBase:
     def catalogue_ids(self) -> set[int]:
         """Every chunk id in the catalogue."""
         with self.db.session() as s:
-            return set(s.scalars(select(Chunk.id)))
+            return catalogue.all_chunk_ids(s)
 
     def stats(self) -> dict[str, Any]:
         """Documents by status, chunk count, and each store's size."""
         with self.db.session() as s:
-            by_status = dict(
-                s.execute(select(Document.status, func.count()).group_by(Document.status)).all()
-            )
-            chunks = s.scalar(select(func.count()).select_from(Chunk)) or 0
+            by_status = catalogue.status_counts(s)
+            chunks = catalogue.chunk_count(s)
         return {
             "documents": sum(by_status.values()),
             "by_status": by_status,
@@ -107,8 +96,7 @@ class KnowledgeBase:
         """(chunk count, highest chunk id): changes whenever any writer adds or removes chunks
         (ids are never reused)."""
         with self.db.session() as s:
-            count, top = s.execute(select(func.count(Chunk.id), func.max(Chunk.id))).one()
-        return int(count or 0), int(top or 0)
+            return catalogue.chunk_signature(s)
 
     def queryable_store(self, role: str) -> VectorStore:
         """The store of ``role`` brought in step for a query: rebuilt from a shared catalogue
@@ -152,14 +140,22 @@ class KnowledgeBase:
 
     def _restore(self, store: VectorStore, ids: list[int]) -> None:
         with self.db.session() as s:
-            rows = s.execute(
-                select(Chunk.id, Chunk.embedding, Document)
-                .join(Document, Chunk.document_id == Document.id)
-                .where(Chunk.id.in_(ids))
-            ).all()
-        if rows:
-            vectors = np.stack([np.frombuffer(r[1], dtype=np.float32) for r in rows])
-            store.add([r[0] for r in rows], vectors, [chunk_metadata(r[2]) for r in rows])
+            found, vectors, metas = catalogue.stored_embeddings(s, ids)
+        if vectors is not None:
+            store.add(found, vectors, metas)
+
+    def commit(self, version: DocumentVersion) -> Committed:
+        """Replace a document's chunks in the catalogue (one transaction); the stores follow
+        with :meth:`write_vectors`."""
+        with self.db.session() as s:
+            return catalogue.write_version(s, version)
+
+    def write_vectors(self, done: Committed, vectors: np.ndarray) -> None:
+        """Replace a committed document's vectors in every store (after the catalogue)."""
+        for store in self.stores.values():
+            store.delete(done.old_ids)
+            if done.new_ids:
+                store.add(done.new_ids, vectors, [done.metadata] * len(done.new_ids))
 
     def persist(self) -> None:
         """Make every store durable."""

@@ -7,18 +7,17 @@ import logging
 import tempfile
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from sqlalchemy import select
-
-from core.db.models import Chunk, Document, LedgerEntry
+from core import catalogue
+from core.catalogue import Action, DocumentVersion
+from core.embedder import Embedder
 from core.errors import HearthError, LoaderError
+from core.knowledge import KnowledgeBase
 from core.types import Section
+from ingest.chunker import Chunker
+from ingest.loaders import Loaders
 from ingest.loaders.base import Attachment, load_file
-from ingest.titles import embedding_texts
-
-if TYPE_CHECKING:
-    from ingest.pipeline import IngestPipeline
+from ingest.titles import document_title, embedding_texts, nothing_found
 
 log = logging.getLogger(__name__)
 
@@ -31,27 +30,16 @@ def attachment_key(parent_key: str, index: int, name: str) -> str:
     return f"{parent_key}#attachment/{index}/{name}"
 
 
-def descendant_ids(session: object, parent_ids: list[int]) -> list[int]:
-    """Ids of every document carried (at any depth) by these documents."""
-    found: list[int] = []
-    frontier = list(parent_ids)
-    while frontier:
-        rows = list(
-            session.scalars(  # type: ignore[attr-defined]
-                select(Document.id).where(Document.parent_id.in_(frontier))
-            )
-        )
-        found.extend(rows)
-        frontier = rows
-    return found
-
-
 class AttachmentIngester:
     """Replaces the documents carried by one document with those of its current version."""
 
-    def __init__(self, pipeline: IngestPipeline) -> None:
-        self.pipeline = pipeline
-        self.kb = pipeline.kb
+    def __init__(
+        self, kb: KnowledgeBase, loaders: Loaders, chunker: Chunker, embedder: Embedder
+    ) -> None:
+        self.kb = kb
+        self.loaders = loaders
+        self.chunker = chunker
+        self.embedder = embedder
 
     def replace(
         self, parent_id: int, parent_key: str, attachments: list[Attachment], collection: str
@@ -66,14 +54,12 @@ class AttachmentIngester:
 
     def _drop_children(self, parent_id: int) -> None:
         with self.kb.db.session() as s:
-            doc_ids = descendant_ids(s, [parent_id])
+            doc_ids = catalogue.descendant_ids(s, [parent_id])
             if not doc_ids:
                 return
-            chunk_ids = list(s.scalars(select(Chunk.id).where(Chunk.document_id.in_(doc_ids))))
-            docs = {d.id: d for d in s.scalars(select(Document).where(Document.id.in_(doc_ids)))}
-            for doc_id in reversed(doc_ids):  # deepest first: the cascade must not race
-                s.delete(docs[doc_id])
-                s.flush()
+            chunk_ids = catalogue.chunk_ids_of(s, doc_ids)
+            docs = catalogue.documents_by_id(s, doc_ids)
+            catalogue.delete_documents(s, [docs[i] for i in doc_ids])
         for store in self.kb.stores.values():
             store.delete(chunk_ids)
 
@@ -94,7 +80,6 @@ class AttachmentIngester:
     def _ingest_one(
         self, parent_id: int, key: str, attachment: Attachment, collection: str, depth: int
     ) -> int:
-        pipeline = self.pipeline
         started = time.perf_counter()
         sha = hashlib.sha256(attachment.data).hexdigest()
         carrier = Path(key.split("#", 1)[0]).name
@@ -105,47 +90,43 @@ class AttachmentIngester:
                 if len(attachment.data) > limit:
                     raise LoaderError(f"{attachment.name}: over the {limit} byte limit")
                 path.write_bytes(attachment.data)
-                loader = pipeline.loaders.for_path(path)
+                loader = self.loaders.for_path(path)
                 loaded = load_file(loader, path)
                 sections = [
                     Section(s.text, {**attachment.provenance, **s.provenance})
                     for s in loaded.sections
                 ]
-                drafts = pipeline.chunker.chunk(sections)
-                vectors = pipeline.embedder.embed(embedding_texts(drafts))
+                drafts = self.chunker.chunk(sections)
+                vectors = self.embedder.embed(embedding_texts(drafts))
             except (HearthError, OSError, MemoryError, RecursionError, UnicodeError) as exc:
                 reason = exc.message if isinstance(exc, HearthError) else str(exc)
                 self._record_failure(parent_id, key, sha, f"{carrier}, attachment {reason}")
                 return 0
-        _, doc_id, old_ids, new_ids, metas = pipeline._commit(
-            key,
-            attachment.name,
-            sha,
-            len(attachment.data),
-            loader.file_type,
-            collection,
-            drafts,
-            vectors,
-            started,
+        size = len(attachment.data)
+        version = DocumentVersion(
+            path=key,
+            sha256=sha,
+            size=size,
+            file_type=loader.file_type,
+            collection=collection,
+            drafts=drafts,
+            vectors=vectors,
+            title=document_title(drafts),
+            empty_reason=nothing_found(attachment.name, loader.file_type, size),
+            started=started,
             parent_id=parent_id,
         )
-        pipeline.write_stores(old_ids, new_ids, vectors, metas)
+        done = self.kb.commit(version)
+        self.kb.write_vectors(done, vectors)
         if loaded.attachments and depth < MAX_DEPTH:
-            return 1 + self._ingest_all(doc_id, key, loaded.attachments, collection, depth + 1)
+            return 1 + self._ingest_all(
+                done.document_id, key, loaded.attachments, collection, depth + 1
+            )
         return 1
 
     def _record_failure(self, parent_id: int, key: str, sha: str, reason: str) -> None:
         log.debug("attachment failed: %s: %s", key, reason)
         suffix = Path(key).suffix.lower().lstrip(".")
         with self.kb.db.session() as s:
-            s.add(
-                Document(
-                    path=key,
-                    sha256=sha,
-                    status="failed",
-                    error=reason,
-                    file_type=suffix[:32],
-                    parent_id=parent_id,
-                )
-            )
-            s.add(LedgerEntry(path=key, sha256=sha, action="failed", error=reason))
+            catalogue.add_failed(s, key, reason, suffix, sha=sha, parent_id=parent_id)
+            catalogue.ledger(s, key, sha, Action.FAILED, error=reason)

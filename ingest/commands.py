@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from core.catalogue import Action
 from core.errors import HearthError
 from core.lock import WriterLock
 from core.settings import HearthSettings
@@ -39,8 +40,9 @@ EXIT_FILES_FAILED = 3
 
 def print_summary(report: IngestReport) -> None:
     """Totals, then every removed or moved file, then every failure with its reason."""
-    counts = {a: report.count(a) for a in ("added", "updated", "unchanged", "empty", "failed")}
-    pruned = {a: report.count(a) for a in ("moved", "removed") if report.count(a)}
+    done = (Action.ADDED, Action.UPDATED, Action.UNCHANGED, Action.EMPTY, Action.FAILED)
+    counts: dict[str, int] = {a: report.count(a) for a in done}
+    pruned = {a: report.count(a) for a in (Action.MOVED, Action.REMOVED) if report.count(a)}
     rate = report.chunks / report.seconds if report.seconds else 0.0
     carried = sum(r.attachments for r in report.results)
     click.echo(
@@ -51,7 +53,7 @@ def print_summary(report: IngestReport) -> None:
         f"({report.chunks} chunks in {report.seconds:.1f} s, {rate:.1f} chunks/s)"
     )
     for r in report.results:
-        if r.action in ("moved", "removed"):
+        if r.action in (Action.MOVED, Action.REMOVED):
             click.echo(f"  {r.action}: {r.path}")
     for failure in report.failures:
         click.echo(f"  failed: {failure.path}: {failure.error}", err=True)
@@ -99,7 +101,7 @@ def ingest_command(
         folders = [] if no_prune else [p for p in paths if p.is_dir()]
         pruned, handled = prune_folders(pipeline, folders, files, collection)
         for result in pruned:
-            if result.action not in ("moved", "removed"):
+            if result.action not in (Action.MOVED, Action.REMOVED):
                 progress(result)
         report = pipeline.ingest([f for f in files if f not in handled], collection, progress)
         report.results[:0] = pruned
@@ -185,10 +187,10 @@ def _echo_results(results: list[FileResult]) -> None:
     counts: dict[str, int] = {}
     for r in results:
         counts[r.action] = counts.get(r.action, 0) + 1
-        if r.action in ("moved", "removed", "failed"):
+        if r.action in (Action.MOVED, Action.REMOVED, Action.FAILED):
             detail = f": {r.error}" if r.error else ""
-            click.echo(f"{r.action} {r.path}{detail}", err=r.action == "failed")
-    changed = {k: v for k, v in counts.items() if k != "unchanged"}
+            click.echo(f"{r.action} {r.path}{detail}", err=r.action == Action.FAILED)
+    changed = {k: v for k, v in counts.items() if k != Action.UNCHANGED}
     if changed:
         click.echo(", ".join(f"{k} {v}" for k, v in sorted(changed.items())))
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sqlalchemy import select
-
-from core.db.models import Chunk, Document, LedgerEntry
+from core import catalogue
+from core.catalogue import Action
 from core.errors import NotFoundError
 from core.knowledge import KnowledgeBase
 from ingest.pipeline import FileResult
@@ -21,26 +20,20 @@ def move_document(kb: KnowledgeBase, old: Path, new: Path) -> FileResult:
     old_key, new_key = str(old), str(new)
     stale: list[int] = []
     with kb.db.session() as s:
-        doc = s.scalar(select(Document).where(Document.path == old_key))
+        doc = catalogue.document_at(s, old_key)
         if doc is None:
             raise NotFoundError(f"{old.name}: no document at {old_key}")
-        displaced = s.scalar(select(Document).where(Document.path == new_key))
+        displaced = catalogue.document_at(s, new_key)
         if displaced is not None:
-            stale = list(s.scalars(select(Chunk.id).where(Chunk.document_id == displaced.id)))
-            s.add(
-                LedgerEntry(
-                    path=new_key,
-                    sha256=displaced.sha256,
-                    action="removed",
-                    chunk_count=displaced.chunk_count,
-                )
+            stale = catalogue.chunk_ids_of(s, [displaced.id])
+            catalogue.ledger(
+                s, new_key, displaced.sha256, Action.REMOVED, chunks=displaced.chunk_count
             )
-            s.delete(displaced)
-            s.flush()
+            catalogue.delete_documents(s, [displaced])
         doc.path = new_key
         chunks = doc.chunk_count
-        for key, action in ((old_key, "moved-away"), (new_key, "moved")):
-            s.add(LedgerEntry(path=key, sha256=doc.sha256, action=action, chunk_count=chunks))
+        for key, action in ((old_key, Action.MOVED_AWAY), (new_key, Action.MOVED)):
+            catalogue.ledger(s, key, doc.sha256, action, chunks=chunks)
     for store in kb.stores.values():
         store.delete(stale)
-    return FileResult(new_key, "moved", chunks)
+    return FileResult(new_key, Action.MOVED, chunks)

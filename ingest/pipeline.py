@@ -6,35 +6,41 @@ import logging
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
-from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
 
-from core.db.models import Chunk, Document, LedgerEntry
+from core import catalogue
+from core.catalogue import DONE, Action, DocumentStatus, DocumentVersion
 from core.embedder import Embedder
 from core.errors import HearthError, LoaderError, PayloadTooLargeError
-from core.knowledge import KnowledgeBase, chunk_metadata
+from core.knowledge import KnowledgeBase
 from core.types import ChunkDraft
+from ingest.attachments import AttachmentIngester
 from ingest.chunker import Chunker
 from ingest.files import iter_files, sha256_of
 from ingest.loaders import LoaderContext, Loaders, file_type_of
 from ingest.loaders.base import LoadedFile, load_file
-from ingest.titles import document_title, embedding_texts
+from ingest.titles import document_title, embedding_texts, nothing_found
 
 log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
 class FileResult:
-    """What happened to one file: added, updated, unchanged, empty, failed or removed."""
+    """What happened to one file: added, updated, unchanged, empty, failed, moved or removed.
+
+    A failed file has the reason in ``error`` and the class name of the exception that stopped it
+    in ``error_kind`` (``"UnsupportedTypeError"``, ``"LoaderError"``, ``"PermissionError"``...).
+    """
 
     path: str
-    action: str
+    action: Action
     chunks: int = 0
     error: str | None = None
     attachments: int = 0
+    error_kind: str | None = None
 
 
 @dataclass
@@ -51,12 +57,12 @@ class IngestReport:
     @property
     def chunks(self) -> int:
         """Chunks written in this batch."""
-        return sum(r.chunks for r in self.results if r.action in ("added", "updated"))
+        return sum(r.chunks for r in self.results if r.action in (Action.ADDED, Action.UPDATED))
 
     @property
     def failures(self) -> list[FileResult]:
         """The files that failed, with their reasons."""
-        return [r for r in self.results if r.action == "failed"]
+        return [r for r in self.results if r.action == Action.FAILED]
 
 
 def too_large(name: str, size: int, limit: int) -> str:
@@ -65,19 +71,6 @@ def too_large(name: str, size: int, limit: int) -> str:
         f"{name}: {size} bytes is over the {limit} byte limit "
         "(setting ingest.max_file_bytes); split the file or raise the limit"
     )
-
-
-_NOTHING = {
-    "audio": "no speech found in the recording",
-    "image": "no text found in the image (OCR read nothing)",
-}
-
-
-def nothing_found(name: str, file_type: str, size: int) -> str:
-    """Why a file that was read gave no chunks."""
-    if size == 0:
-        return f"{name}: the file is empty (0 bytes)"
-    return f"{name}: {_NOTHING.get(file_type, 'no text found')}"
 
 
 Progress = Callable[[FileResult], None]
@@ -116,6 +109,7 @@ class IngestPipeline:
             chunk_tokens=min(cfg.chunk_tokens, embedder.max_tokens),
             overlap_tokens=cfg.overlap_tokens,
         )
+        self.attachments = AttachmentIngester(kb, self.loaders, self.chunker, embedder)
 
     def ingest(
         self, paths: Iterable[Path], collection: str = "default", progress: Progress | None = None
@@ -187,11 +181,11 @@ class IngestPipeline:
                 raise PayloadTooLargeError(too_large(path.name, size, limit))
             sha = sha256_of(path)
             with self.kb.db.session() as s:
-                doc = s.scalar(select(Document).where(Document.path == key))
-                done = doc is not None and doc.status in ("ingested", "empty")
+                doc = catalogue.document_at(s, key)
+                done = doc is not None and doc.status in DONE
                 if doc and done and doc.sha256 == sha and doc.collection == collection:
-                    self._ledger(key, sha, "unchanged", None, doc.chunk_count, started)
-                    return FileResult(key, "unchanged", doc.chunk_count)
+                    self._ledger(s, key, sha, Action.UNCHANGED, None, doc.chunk_count, started)
+                    return FileResult(key, Action.UNCHANGED, doc.chunk_count)
             loader = self.loaders.for_path(path)
             loaded = load_file(loader, path)
             drafts = self.chunker.chunk(loaded.sections)
@@ -212,7 +206,7 @@ class IngestPipeline:
     ) -> FileResult:
         reason = exc.message if isinstance(exc, HearthError) else f"{path.name}: {exc}"
         self._record_failure(key, sha, path, reason, started, collection)
-        return FileResult(key, "failed", error=reason)
+        return FileResult(key, Action.FAILED, error=reason, error_kind=type(exc).__name__)
 
     def _finish_batch(self, batch: list[_Prepared]) -> list[FileResult]:
         """Embed the batch's chunks in one call, then commit and store file by file."""
@@ -233,91 +227,24 @@ class IngestPipeline:
         return results
 
     def _store(self, item: _Prepared, vectors: np.ndarray) -> FileResult:
-        action, doc_id, old_ids, new_ids, metas = self._commit(
-            item.key,
-            item.path.name,
-            item.sha,
-            item.size,
-            item.file_type,
-            item.collection,
-            item.drafts,
-            vectors,
-            item.started,
+        version = DocumentVersion(
+            path=item.key,
+            sha256=item.sha,
+            size=item.size,
+            file_type=item.file_type,
+            collection=item.collection,
+            drafts=item.drafts,
+            vectors=vectors,
+            title=document_title(item.drafts),
+            empty_reason=nothing_found(item.path.name, item.file_type, item.size),
+            started=item.started,
         )
-        self.write_stores(old_ids, new_ids, vectors, metas)
-        from ingest.attachments import AttachmentIngester
-
-        children = AttachmentIngester(self).replace(
-            doc_id, item.key, item.loaded.attachments, item.collection
+        done = self.kb.commit(version)
+        self.kb.write_vectors(done, vectors)
+        children = self.attachments.replace(
+            done.document_id, item.key, item.loaded.attachments, item.collection
         )
-        return FileResult(item.key, action, len(new_ids), attachments=children)
-
-    def write_stores(
-        self, old_ids: list[int], new_ids: list[int], vectors: np.ndarray, metas: dict[str, object]
-    ) -> None:
-        """Replace a document's vectors in every store (after the catalogue has committed)."""
-        for store in self.kb.stores.values():
-            store.delete(old_ids)
-            if new_ids:
-                store.add(new_ids, vectors, [metas] * len(new_ids))
-
-    def _commit(
-        self,
-        key: str,
-        name: str,
-        sha: str,
-        size: int,
-        file_type: str,
-        collection: str,
-        drafts: list[ChunkDraft],
-        vectors: np.ndarray,
-        started: float,
-        parent_id: int | None = None,
-    ) -> tuple[str, int, list[int], list[int], dict[str, object]]:
-        """Replace the document's chunks in one transaction; returns its id, old and new chunk ids.
-
-        ``key`` is the document's path (a file, or ``file#attachment/N/name`` for a carried file).
-        """
-        with self.kb.db.session() as s:
-            doc = s.scalar(select(Document).where(Document.path == key))
-            action = "updated" if doc and doc.status in ("ingested", "empty") else "added"
-            if doc is None:
-                doc = Document(path=key)
-                s.add(doc)
-            old_ids = list(s.scalars(select(Chunk.id).where(Chunk.document_id == doc.id)))
-            if old_ids:
-                s.execute(delete(Chunk).where(Chunk.document_id == doc.id))
-            doc.parent_id = parent_id
-            doc.collection = collection
-            doc.sha256 = sha
-            doc.size_bytes = size
-            doc.file_type = file_type
-            doc.status = "ingested" if drafts else "empty"
-            doc.error = None if drafts else nothing_found(name, file_type, size)
-            doc.chunk_count = len(drafts)
-            doc.ingested_at = datetime.now(UTC)
-            s.flush()
-            title = document_title(drafts)
-            rows = [
-                Chunk(
-                    document_id=doc.id,
-                    ordinal=d.ordinal,
-                    text=d.text,
-                    title=title,
-                    token_count=d.token_count,
-                    provenance=d.provenance,
-                    embedding=vectors[i].astype(np.float32).tobytes(),
-                )
-                for i, d in enumerate(drafts)
-            ]
-            s.add_all(rows)
-            s.flush()
-            new_ids = [r.id for r in rows]
-            metas = chunk_metadata(doc)
-            action = action if drafts else "empty"
-            self._ledger(key, sha, action, doc.error, len(rows), started, s)
-            doc_id = doc.id
-        return action, doc_id, old_ids, new_ids, metas
+        return FileResult(item.key, done.action, len(done.new_ids), attachments=children)
 
     def _record_failure(
         self,
@@ -331,43 +258,23 @@ class IngestPipeline:
         """Ledger a failure; a new file gets a failed document row, a known one keeps its chunks."""
         log.debug("ingest failed for %s: %s", key, reason)
         with self.kb.db.session() as s:
-            doc = s.scalar(select(Document).where(Document.path == key))
+            doc = catalogue.document_at(s, key)
             if doc is None:
                 ftype = file_type_of(path) or path.suffix.lower().lstrip(".")
-                s.add(
-                    Document(
-                        path=key,
-                        collection=collection,
-                        sha256=None,
-                        status="failed",
-                        error=reason,
-                        file_type=ftype[:32],
-                    )
-                )
-            elif doc.status == "failed":
+                catalogue.add_failed(s, key, reason, ftype, collection=collection)
+            elif doc.status == DocumentStatus.FAILED:
                 doc.error = reason
-            self._ledger(key, sha, "failed", reason, 0, started, s)
+            self._ledger(s, key, sha, Action.FAILED, reason, 0, started)
 
+    @staticmethod
     def _ledger(
-        self,
+        s: Session,
         key: str,
         sha: str | None,
-        action: str,
+        action: Action,
         error: str | None,
         chunks: int,
         started: float,
-        session: object | None = None,
     ) -> None:
-        entry = LedgerEntry(
-            path=key,
-            sha256=sha,
-            action=action,
-            error=error,
-            chunk_count=chunks,
-            duration_ms=int((time.perf_counter() - started) * 1000),
-        )
-        if session is not None:
-            session.add(entry)  # type: ignore[attr-defined]
-            return
-        with self.kb.db.session() as s:
-            s.add(entry)
+        duration_ms = int((time.perf_counter() - started) * 1000)
+        catalogue.ledger(s, key, sha, action, error=error, chunks=chunks, duration_ms=duration_ms)

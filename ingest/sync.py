@@ -16,9 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from sqlalchemy import select
-
-from core.db.models import Document
+from core import catalogue
+from core.catalogue import DONE, Action
 from ingest.files import sha256_of
 from ingest.ignore import IgnoreRules
 from ingest.loaders import file_type_of
@@ -28,7 +27,7 @@ from ingest.remove import remove_documents
 
 log = logging.getLogger(__name__)
 
-MOVABLE = ("ingested", "empty")
+MOVABLE = DONE
 
 
 class SyncProgress(Protocol):
@@ -81,12 +80,8 @@ class FolderSync:
 
     def documents_under(self, folder: Path) -> list[Path]:
         """Paths of catalogue documents at or below ``folder``."""
-        key = str(folder)
-        prefix = key.rstrip("/") + "/"
         with self.kb.db.session() as s:
-            under = (Document.path == key) | Document.path.startswith(prefix)
-            rows = s.scalars(select(Document.path).where(under))
-            return [Path(p) for p in rows]
+            return [Path(p) for p in catalogue.paths_under(s, str(folder))]
 
     def reconcile(self) -> list[FileResult]:
         """Compare every root with the catalogue and apply what changed while nothing watched."""
@@ -114,7 +109,7 @@ class FolderSync:
             except OSError:
                 sha = None  # the pipeline will record why it cannot be read
             if own is not None and current and sha is not None and own.sha256 == sha:
-                results.append(FileResult(str(path), "unchanged", own.chunks))
+                results.append(FileResult(str(path), Action.UNCHANGED, own.chunks))
                 continue
             old = self._partner(path, sha, movable)
             if old is None:
@@ -154,18 +149,14 @@ class FolderSync:
         finally:
             if self.progress:
                 self.progress.end()
-        failed = sum(1 for r in results if r.action == "failed")
+        failed = sum(1 for r in results if r.action == Action.FAILED)
         if failed:
             log.warning("%d of %d files failed to ingest (see the ledger)", failed, len(results))
         return results
 
     def _known(self, paths: set[Path]) -> dict[str, _Known]:
-        keys = sorted(str(p) for p in paths)
-        out: dict[str, _Known] = {}
         with self.kb.db.session() as s:
-            for start in range(0, len(keys), 500):
-                part = keys[start : start + 500]
-                rows = s.scalars(select(Document).where(Document.path.in_(part)))
-                for d in rows:
-                    out[d.path] = _Known(d.path, d.sha256, d.file_type, d.status, d.chunk_count)
-        return out
+            return {
+                d.path: _Known(d.path, d.sha256, d.file_type, d.status, d.chunk_count)
+                for d in catalogue.documents_at(s, (str(p) for p in paths))
+            }

@@ -28,3 +28,16 @@ def embedding_texts(drafts: list[ChunkDraft]) -> list[str]:
         d.text if not title or d.text.lstrip().startswith(title) else f"{title}\n{d.text}"
         for d in drafts
     ]
+
+
+_NOTHING = {
+    "audio": "no speech found in the recording",
+    "image": "no text found in the image (OCR read nothing)",
+}
+
+
+def nothing_found(name: str, file_type: str, size: int) -> str:
+    """Why a file that was read gave no chunks."""
+    if size == 0:
+        return f"{name}: the file is empty (0 bytes)"
+    return f"{name}: {_NOTHING.get(file_type, 'no text found')}"

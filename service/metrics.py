@@ -19,9 +19,8 @@ from prometheus_client import (
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 from prometheus_client.registry import Collector
-from sqlalchemy import func, select
 
-from core.db.models import Chunk, Document, LedgerEntry
+from core import catalogue
 from core.memsize import current_rss
 from service.llm.queue import RequestStats
 
@@ -186,13 +185,9 @@ class HearthCollector(Collector):
 
     def _catalogue(self) -> Iterator[Metric]:
         with self.hearth.kb.db.session() as s:
-            by_status = s.execute(
-                select(Document.status, func.count(Document.id)).group_by(Document.status)
-            ).all()
-            chunks = s.scalar(select(func.count(Chunk.id))) or 0
-            by_action = s.execute(
-                select(LedgerEntry.action, func.count(LedgerEntry.id)).group_by(LedgerEntry.action)
-            ).all()
+            by_status = catalogue.status_counts(s).items()
+            chunks = catalogue.chunk_count(s)
+            by_action = catalogue.action_counts(s).items()
         docs = GaugeMetricFamily(
             "hearth_documents", "Documents in the catalogue by status.", labels=["status"]
         )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, Generic, TypeVar
 
 import msgspec
 from litestar.params import Parameter
@@ -42,13 +42,17 @@ class Source:
     text: str
 
 
+P = TypeVar("P")
+
+
 @dataclass
-class AskResponse:
-    """An answer with the passages it was given and the ones it cites."""
+class AnswerFields(Generic[P]):
+    """The fields of an answer, written once: :class:`AskResponse` documents its passages as
+    :class:`Source`, :class:`service.answering.answers.Answer` holds them as JSON-ready dicts."""
 
     answer: str
-    sources: list[Source]
-    citations: list[Source]
+    sources: list[P]
+    citations: list[P]
     model: str
     sampling: dict[str, Any]
     timings: dict[str, float] = field(default_factory=dict)
@@ -57,6 +61,15 @@ class AskResponse:
     standalone_question: str = ""
     template: dict[str, Any] = field(default_factory=dict)
     grounding: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class AskResponse(AnswerFields[Source]):
+    """An answer with the passages it was given and the ones it cites."""
+
+    # Named again so the OpenAPI document shows Source (Litestar does not resolve a generic base).
+    sources: list[Source]
+    citations: list[Source]
 
 
 @dataclass

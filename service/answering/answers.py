@@ -8,7 +8,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from core.errors import InvalidInputError
@@ -25,6 +25,7 @@ from service.answering.retrieval import Filters, Passage, Retriever
 from service.llm.base import ChatMessage, LLMRuntime, PromptStats, SamplingParams
 from service.llm.pool import ModelPool, ModelSlot
 from service.llm.queue import Ticket
+from service.schemas import AnswerFields
 from service.templates.service import RenderedPrompt, TemplateService
 
 log = logging.getLogger(__name__)
@@ -63,37 +64,17 @@ class AskOptions:
 
 
 @dataclass
-class Answer:
-    """A finished answer with its sources, citations, grounding verdict and timings."""
+class Answer(AnswerFields[dict[str, Any]]):
+    """A finished answer with its sources, citations, grounding verdict and timings (the fields
+    of :class:`service.schemas.AnswerFields`, its passages as JSON-ready dicts), and the question.
+    """
 
-    question: str
-    answer: str
-    sources: list[dict[str, Any]]
-    citations: list[dict[str, Any]]
-    model: str
-    sampling: dict[str, Any]
-    timings: dict[str, float] = field(default_factory=dict)
-    answer_id: int | None = None
-    conversation_id: int | None = None
-    standalone_question: str = ""
-    template: dict[str, Any] = field(default_factory=dict)
-    grounding: dict[str, Any] = field(default_factory=dict)
+    question: str = field(kw_only=True)
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready form (the question is not echoed)."""
-        return {
-            "answer": self.answer,
-            "sources": self.sources,
-            "citations": self.citations,
-            "model": self.model,
-            "sampling": self.sampling,
-            "timings": self.timings,
-            "answer_id": self.answer_id,
-            "conversation_id": self.conversation_id,
-            "standalone_question": self.standalone_question,
-            "template": self.template,
-            "grounding": self.grounding,
-        }
+        """JSON-ready form, the body of an :class:`service.schemas.AskResponse` (the question is
+        not echoed)."""
+        return {f.name: getattr(self, f.name) for f in fields(AnswerFields)}
 
 
 def validate_question(question: str) -> str:

@@ -7,9 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from sqlalchemy import select
 
-from core.db.models import Chunk, Document
+from core import catalogue
 from core.embedder import Embedder
 from core.filters import Filters
 from core.keywords import open_keyword_index
@@ -113,12 +112,7 @@ class Retriever:
         if not fused:
             return []
         with self.kb.db.session() as s:
-            rows = s.execute(
-                select(Chunk, Document)
-                .join(Document, Chunk.document_id == Document.id)
-                .where(Chunk.id.in_(fused))
-            ).all()
-        by_id = {chunk.id: (chunk, doc) for chunk, doc in rows}
+            by_id = catalogue.chunks_with_documents(s, fused)
         scored = []
         for cid in fused:
             if cid not in by_id:

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal, TypedDict
+from typing import Annotated, Literal, TypedDict
 
-import msgspec
 from litestar import Controller, get
 from litestar.datastructures import State
+from litestar.params import KwargDefinition
 
-from core.errors import LoaderError, NotFoundError
-from service.evaluation.report import LAST_REPORT, REPORT_VERSION
+from service.evaluation.report import read_last
 
 # The figures are keyed as `hearth eval` writes them ("recall@5"), so the functional TypedDict form.
 RetrievalFigures = TypedDict(
@@ -46,8 +45,11 @@ class AnswerFigures(TypedDict):
     tokens_per_s: Spread
 
 
-class EvalReport(TypedDict):
-    """The last `hearth eval` run: gold set, retrieval figures, answer figures (if answered)."""
+class LastReport(TypedDict):
+    """The last `hearth eval` run: gold set, retrieval figures, answer figures (if answered).
+
+    The part of :class:`service.evaluation.report.EvalReport` (as ``last.json`` holds it) this
+    route promises; documented under the name ``EvalReport``."""
 
     version: int
     created: str
@@ -61,35 +63,9 @@ class EvalReport(TypedDict):
     seconds: float
 
 
-def last_report_path(data_dir: Path) -> Path:
-    """Where `hearth eval` keeps its last report."""
-    return data_dir / LAST_REPORT
-
-
-def read_last_report(data_dir: Path) -> EvalReport:
-    """The last report; NotFoundError when none was written, LoaderError when it is unusable."""
-    path = last_report_path(data_dir)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise NotFoundError(
-            "no evaluation has been run yet; run `hearth eval GOLD.jsonl`"
-        ) from None
-    except OSError as exc:
-        raise LoaderError(f"the last evaluation report {path} cannot be read: {exc}") from exc
-    try:
-        report = msgspec.json.decode(raw, type=EvalReport)
-    except msgspec.DecodeError as exc:
-        raise LoaderError(
-            f"the last evaluation report {path} is not a valid report ({exc}); "
-            "run `hearth eval` again"
-        ) from exc
-    if report["version"] != REPORT_VERSION:
-        raise LoaderError(
-            f"the last evaluation report {path} has version {report['version']}, this Hearth "
-            f"reads version {REPORT_VERSION}; run `hearth eval` again"
-        )
-    return report
+# The name the OpenAPI document has always given this body (its component key and title).
+_SCHEMA_NAME = "EvalReport"
+setattr(LastReport, "__schema_name__", _SCHEMA_NAME)  # noqa: B010 (a TypedDict body holds only keys)
 
 
 class EvaluationController(Controller):
@@ -99,8 +75,10 @@ class EvaluationController(Controller):
     tags = ["system"]
 
     @get("/last", sync_to_thread=True)
-    def last(self, state: State) -> EvalReport:
+    def last(
+        self, state: State
+    ) -> Annotated[LastReport, KwargDefinition(schema_component_key=_SCHEMA_NAME)]:
         """The last evaluation report (retrieval recall@k, MRR, nDCG@10; answer containment,
         abstention, time to first token and tokens/s), as `hearth eval` wrote it. 404 when no
         evaluation has been run; 422 when the stored report is unreadable."""
-        return read_last_report(Path(state.hearth.settings.data_dir))
+        return read_last(Path(state.hearth.settings.data_dir), LastReport)

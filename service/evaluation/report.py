@@ -10,13 +10,20 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+import msgspec
+
+from core.errors import LoaderError, NotFoundError
 
 REPORT_VERSION = 1
 LAST_REPORT = Path("eval") / "last.json"
+
+Shape = TypeVar("Shape", bound=Mapping[str, object])
 
 
 def _now() -> str:
@@ -137,3 +144,35 @@ def write_last(report: EvalReport, data_dir: Path) -> Path:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def read_last(data_dir: Path, shape: type[Shape]) -> Shape:
+    """The last report of a data directory, decoded and checked against ``shape`` (a TypedDict
+    naming the keys a reader relies on; other keys are dropped).
+
+    Raises NotFoundError when no report was written, LoaderError (naming the file) when it cannot
+    be read, is not a report of that shape, or has another :data:`REPORT_VERSION`.
+    """
+    path = last_report_path(data_dir)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise NotFoundError(
+            "no evaluation has been run yet; run `hearth eval GOLD.jsonl`"
+        ) from None
+    except OSError as exc:
+        raise LoaderError(f"the last evaluation report {path} cannot be read: {exc}") from exc
+    try:
+        report = msgspec.json.decode(raw, type=shape)
+    except msgspec.DecodeError as exc:
+        raise LoaderError(
+            f"the last evaluation report {path} is not a valid report ({exc}); "
+            "run `hearth eval` again"
+        ) from exc
+    version = report.get("version")
+    if version != REPORT_VERSION:
+        raise LoaderError(
+            f"the last evaluation report {path} has version {version}, this Hearth "
+            f"reads version {REPORT_VERSION}; run `hearth eval` again"
+        )
+    return report

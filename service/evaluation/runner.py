@@ -16,9 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
-
-from core.db.models import Document
+from core import catalogue
 from core.errors import ConfigError
 from core.evalmetrics import (
     answer_contains,
@@ -124,10 +122,7 @@ class SourceResolver:
 
     def __init__(self, kb: KnowledgeBase, collection: str | None) -> None:
         with kb.db.session() as s:
-            q = select(Document.id, Document.path)
-            if collection:
-                q = q.where(Document.collection == collection)
-            self.docs: list[tuple[int, str]] = [(i, p) for i, p in s.execute(q).all()]
+            self.docs: list[tuple[int, str]] = catalogue.document_paths(s, collection)
         self._cache: dict[str, frozenset[int]] = {}
 
     def resolve(self, source: str) -> frozenset[int]:

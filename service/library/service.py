@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import func, select
-
+from core import catalogue
+from core.catalogue import Action
 from core.db.models import Chunk, Document
 from core.errors import (
     InvalidInputError,
@@ -90,35 +90,27 @@ class Library:
                 folder.mkdir(parents=True, exist_ok=True)
                 path.write_bytes(data)
             result = self.pipeline.ingest([path], collection).results[0]
-        if result.action == "failed":
+        if result.action == Action.FAILED:
             reason = result.error or f"{filename}: could not be read"
-            if "unsupported" in reason or "`hearth formats`" in reason:
+            if result.error_kind == UnsupportedTypeError.__name__:
                 raise UnsupportedTypeError(reason)
             raise LoaderError(reason)
         with self.kb.db.session() as s:
-            doc_id = s.scalar(select(Document.id).where(Document.path == str(path)))
+            doc_id = catalogue.document_id_at(s, str(path))
         return UploadResult(result, doc_id)
 
     def documents(self, collection: str | None = None) -> list[Document]:
         """Every document (of one collection, if given), by path."""
         with self.kb.db.session() as s:
-            q = select(Document).order_by(Document.path)
-            if collection:
-                q = q.where(Document.collection == collection)
-            return list(s.scalars(q).all())
+            return catalogue.documents_in(s, collection)
 
     def get(self, document_id: int) -> tuple[Document, list[Chunk]]:
         """A document and its chunks."""
         with self.kb.db.session() as s:
-            doc = s.get(Document, document_id)
+            doc = catalogue.document_by_id(s, document_id)
             if doc is None:
                 raise NotFoundError(f"document {document_id} does not exist", field="id")
-            chunks = list(
-                s.scalars(
-                    select(Chunk).where(Chunk.document_id == document_id).order_by(Chunk.ordinal)
-                )
-            )
-            return doc, chunks
+            return doc, catalogue.chunks_of(s, document_id)
 
     def delete(self, document_id: int) -> int:
         """Remove a document from every store; returns how many chunks went."""
@@ -130,18 +122,7 @@ class Library:
     def collections(self) -> list[dict[str, Any]]:
         """Every collection with its document and chunk counts."""
         with self.kb.db.session() as s:
-            docs = dict(
-                s.execute(
-                    select(Document.collection, func.count(Document.id)).group_by(
-                        Document.collection
-                    )
-                ).all()
-            )
-            chunks = dict(
-                s.execute(
-                    select(Document.collection, func.count(Chunk.id))
-                    .join(Chunk, Chunk.document_id == Document.id)
-                    .group_by(Document.collection)
-                ).all()
-            )
-        return [{"name": n, "documents": docs[n], "chunks": chunks.get(n, 0)} for n in sorted(docs)]
+            counts = catalogue.collection_counts(s)
+        return [
+            {"name": n, "documents": counts[n][0], "chunks": counts[n][1]} for n in sorted(counts)
+        ]

@@ -12,9 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
-
-from core.db.models import Document
+from core import catalogue
 from core.errors import InvalidInputError
 from service.answering.answers import AskOptions, validate_question
 from service.answering.context import check_fits
@@ -29,9 +27,8 @@ RAG = "hearth-rag"
 
 def collections(hearth: Hearth) -> list[str]:
     """Names of the collections that hold ingested documents."""
-    query = select(Document.collection).where(Document.status == "ingested").distinct()
     with hearth.kb.db.session() as s:
-        return sorted(s.scalars(query))
+        return catalogue.ingested_collections(s)
 
 
 def model_ids(hearth: Hearth) -> list[str]:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
+from core.catalogue import Action
 from core.db.models import Chunk, Document, LedgerEntry
 from core.knowledge import KnowledgeBase
 from ingest.pipeline import IngestPipeline
@@ -99,6 +100,29 @@ def test_a_bad_file_fails_clearly_and_the_batch_goes_on(
         failed = s.scalar(select(Document).where(Document.path.endswith("broken.pdf")))
         assert failed is not None and failed.status == "failed" and failed.error
     assert_in_step(kb)
+
+
+def test_a_failed_file_carries_its_error_class(
+    pipeline: IngestPipeline, kb: KnowledgeBase, tmp_path: Path
+) -> None:
+    odd = tmp_path / "notes.xyz"
+    odd.write_bytes(b"\x00\x01 not a kind of file Hearth reads")
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.4 truncated")
+    good = tmp_path / "kettle.txt"
+    good.write_text("The blue kettle in the cabin whistles when the water boils.")
+    report = pipeline.ingest([odd, broken, good])
+    kinds = {Path(r.path).name: (r.action, r.error_kind) for r in report.results}
+    assert kinds == {
+        "notes.xyz": (Action.FAILED, "UnsupportedTypeError"),
+        "broken.pdf": (Action.FAILED, "LoaderError"),
+        "kettle.txt": (Action.ADDED, None),
+    }
+    with kb.db.session() as s:  # the enums are stored as the strings they always were
+        statuses = dict(s.execute(select(Document.path, Document.status)).all())
+        actions = set(s.scalars(select(LedgerEntry.action)))
+    assert sorted(statuses.values()) == ["failed", "failed", "ingested"]
+    assert actions == {"failed", "added"}
 
 
 def test_failed_update_keeps_what_was_stored(

@@ -1,0 +1,78 @@
+"""The one owner of catalogue queries: documents, their chunks and the ingest ledger are read and
+written here (``kinds``: statuses and actions; ``documents``: documents and the ledger;
+``chunks``: chunks and their embeddings; ``versions``: the commit of one ingested version).
+
+Every function takes a session the caller opens (``with kb.db.session() as s``), so one
+transaction can hold several steps; callers use ``from core import catalogue`` and
+``catalogue.document_at(s, path)``.
+"""
+
+from __future__ import annotations
+
+from core.catalogue.chunks import (
+    all_chunk_ids,
+    chunk_count,
+    chunk_ids_of,
+    chunk_metadata,
+    chunk_signature,
+    chunks_of,
+    chunks_with_documents,
+    stored_embeddings,
+)
+from core.catalogue.documents import (
+    IN_BATCH,
+    action_counts,
+    add_failed,
+    collection_counts,
+    delete_documents,
+    descendant_ids,
+    document_at,
+    document_by_id,
+    document_id_at,
+    document_paths,
+    documents_at,
+    documents_by_id,
+    documents_in,
+    documents_under,
+    ingested_collections,
+    ledger,
+    paths_under,
+    status_counts,
+)
+from core.catalogue.kinds import DONE, Action, DocumentStatus
+from core.catalogue.versions import Committed, DocumentVersion, write_version
+
+__all__ = [
+    "DONE",
+    "IN_BATCH",
+    "Action",
+    "Committed",
+    "DocumentStatus",
+    "DocumentVersion",
+    "action_counts",
+    "add_failed",
+    "all_chunk_ids",
+    "chunk_count",
+    "chunk_ids_of",
+    "chunk_metadata",
+    "chunk_signature",
+    "chunks_of",
+    "chunks_with_documents",
+    "collection_counts",
+    "delete_documents",
+    "descendant_ids",
+    "document_at",
+    "document_by_id",
+    "document_id_at",
+    "document_paths",
+    "documents_at",
+    "documents_by_id",
+    "documents_in",
+    "documents_under",
+    "ingested_collections",
+    "ledger",
+    "paths_under",
+    "status_counts",
+    "stored_embeddings",
+    "write_version",
+]

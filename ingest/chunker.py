@@ -6,16 +6,29 @@ import re
 from collections.abc import Callable
 
 from core.types import ChunkDraft, Section
+from ingest.loaders.tables import CELL_SEPARATOR
 from ingest.loaders.text import split_paragraphs
 
 _SENTENCE = re.compile(r"(?<=[.!?;:])\s+(?=\S)")
+
+
+def _cells_or_sentences(line: str) -> list[str]:
+    """A table row (``Header: value | Header: value``) splits between cells, so no value is
+    parted from its header; any other line between sentences."""
+    if CELL_SEPARATOR in line:
+        return line.split(CELL_SEPARATOR)
+    return _SENTENCE.split(line)
+
+
+_SPLITS: tuple[Callable[[str], list[str]], ...] = (str.splitlines, _cells_or_sentences)
 
 CountTokens = Callable[[list[str]], list[int]]
 TokenOffsets = Callable[[str], list[tuple[int, int]]]
 
 
 class Chunker:
-    """Packs paragraphs (or sentences, or token windows of an over-long sentence) into chunks of
+    """Packs paragraphs (or their lines, a row's cells, sentences, or token windows of an
+    over-long sentence) into chunks of
     at most ``chunk_tokens`` tokens; consecutive chunks of a section share about
     ``overlap_tokens`` tokens of whole units."""
 
@@ -34,20 +47,23 @@ class Chunker:
         self.overlap_tokens = overlap_tokens
 
     def _units(self, text: str) -> list[tuple[str, int]]:
-        """Paragraphs, split into sentences and then token windows until each fits."""
-        pieces = split_paragraphs(text)
-        counts = self.count_tokens(pieces)
+        """Paragraphs; one that does not fit is split into its lines (a table's rows, a list's
+        items stay whole), a line into a table row's cells or else sentences, and a piece that
+        still does not fit into token windows."""
+        return self._fit(split_paragraphs(text), 0)
+
+    def _fit(self, pieces: list[str], level: int) -> list[tuple[str, int]]:
         units: list[tuple[str, int]] = []
-        for piece, n in zip(pieces, counts, strict=True):
+        for piece, n in zip(pieces, self.count_tokens(pieces), strict=True):
             if n <= self.chunk_tokens:
                 units.append((piece, n))
-                continue
-            sentences = [s for s in _SENTENCE.split(piece) if s.strip()]
-            for sent, m in zip(sentences, self.count_tokens(sentences), strict=True):
-                if m <= self.chunk_tokens:
-                    units.append((sent, m))
-                else:
-                    units.extend(self._windows(sent))
+            elif level < len(_SPLITS):
+                parts = [p for p in _SPLITS[level](piece) if p.strip()]
+                units.extend(
+                    self._fit(parts, level + 1) if len(parts) > 1 else self._fit([piece], level + 1)
+                )
+            else:
+                units.extend(self._windows(piece))
         return units
 
     def _windows(self, text: str) -> list[tuple[str, int]]:

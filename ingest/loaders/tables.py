@@ -13,6 +13,7 @@ from typing import Any
 from core.types import Section
 
 MAX_ROWS = 10
+CELL_SEPARATOR = " | "  # between a row's cells; the chunker splits a too-long row there
 MAX_CHARS = 500
 
 
@@ -36,7 +37,7 @@ def row_line(header: list[str], cells: list[str]) -> str:
             continue
         name = header[i] if i < len(header) else ""
         parts.append(f"{name}: {cell}" if name and name != cell else cell)
-    return " | ".join(parts)
+    return CELL_SEPARATOR.join(parts)
 
 
 def table_lines(rows: list[list[str]]) -> list[str]:
@@ -49,9 +50,9 @@ def table_lines(rows: list[list[str]]) -> list[str]:
     rows = [r for r in rows if any(r)]
     start = next((i for i, r in enumerate(rows) if sum(1 for c in r if c) >= 2), None)
     if start is None:
-        return [" | ".join(c for c in r if c) for r in rows]
+        return [CELL_SEPARATOR.join(c for c in r if c) for r in rows]
     header = rows[start]
-    out = [" | ".join(c for c in r if c) for r in rows[: start + 1]]
+    out = [CELL_SEPARATOR.join(c for c in r if c) for r in rows[: start + 1]]
     out += [row_line(header, r) for r in rows[start + 1 :]]
     return out
 
@@ -80,7 +81,9 @@ def table_sections(
             first, last = batch[0][0], batch[-1][0]
             span = f"{first}-{last}" if last != first else str(first)
             word = "rows" if last != first else "row"
-            lines = [f"{sheet} ({word} {span})", " | ".join(header)] + [r for _, r in batch]
+            lines = [f"{sheet} ({word} {span})", CELL_SEPARATOR.join(header)] + [
+                r for _, r in batch
+            ]
             text = "\n".join(lines)
             sections.append(Section(text, {"sheet": sheet, "rows": span}))
         batch, size = [], 0

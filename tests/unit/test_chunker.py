@@ -60,3 +60,25 @@ def test_sections_are_not_merged_across_provenance() -> None:
 def test_overlap_must_be_smaller_than_chunk() -> None:
     with pytest.raises(ValueError):
         Chunker(count, offsets, chunk_tokens=10, overlap_tokens=10)
+
+
+def test_a_table_too_long_for_one_chunk_is_cut_between_rows_never_inside_one() -> None:
+    # Rows carry their headers ("Item: Steel hinge | Q2 2026: 3.25"); the old sentence split cut
+    # at every ": " and parted each value from its header and row.
+    chunker = Chunker(count, offsets, chunk_tokens=30, overlap_tokens=5)
+    rows = [
+        f"Item: part{i} | Q1 2026: {i}.05 | Q2 2026: {i}.25 | Supplier: Calder" for i in range(8)
+    ]
+    drafts = chunker.chunk([Section("Prices\n" + "\n".join(rows))])
+    assert len(drafts) > 1
+    lines = [line for d in drafts for line in d.text.splitlines()]
+    assert set(rows) <= set(lines)
+    assert all(line in rows or line == "Prices" for line in lines)
+
+
+def test_a_row_too_long_for_one_chunk_is_cut_between_cells() -> None:
+    chunker = Chunker(count, offsets, chunk_tokens=6, overlap_tokens=1)
+    row = " | ".join(f"Column {i}: value {i}" for i in range(6))
+    drafts = chunker.chunk([Section(row)])
+    cells = [line for d in drafts for line in d.text.splitlines()]
+    assert cells == [f"Column {i}: value {i}" for i in range(6)]

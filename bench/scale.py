@@ -1,26 +1,36 @@
-"""Retrieval at library scale: catalogues of 10k, 100k (and with --sizes, more) chunks.
+"""Retrieval at library scale: catalogues of 10k, 100k and 1M chunks (``--sizes``).
 
-Each catalogue is built from real squad_dev sentences recombined into chunks of ~5 sentences,
-written straight into the catalogue (the keyword index fills itself by trigger, as in ingest)
-and mirrored into FAISS and Chroma. Embeddings are DRAWN AT RANDOM (unit vectors, 384-d):
-embedding 100k chunks with MiniLM on this machine would take hours; questions are embedded by
-the real embedder, so the timing of every step is real, not its quality (bench/retrieval.py
-measures quality). Then a fresh process per size measures:
+Each catalogue is built from real squad_dev sentences recombined into chunks of 5 sentences,
+written through the catalogue's own tables in batches of 10,000 rows (SQLAlchemy Core
+``insert``; the keyword index fills itself by trigger, as in ingest) and mirrored into FAISS and
+Chroma through their stores' ``add``. Embeddings are DRAWN AT RANDOM, clustered like text
+(``bench/faiss_kinds.py``: 384-d unit vectors around sub-topics): MiniLM would take hours here
+(about 100 chunks/s on these 2 cores, so ~3 h for 1M); questions are embedded by the real
+embedder, so each step's time is real, not its quality (bench/retrieval.py measures that). The
+FAISS index turns approximate (IVF) past ``vectors.approximate_from`` when the build saves it,
+as Hearth does. Then a fresh process per size measures:
 
-- start-up: open the catalogue and stores, repair, build the Retriever (ready to answer), s;
-- question p50 / p95 over 50 squad questions (embed + keyword + vector + fuse + fetch), ms;
-- ingest of one more file (the real pipeline), ms, and the first question after it, ms;
-- RSS of that process after the questions, MiB;
-- beside them, the old in-memory BM25's rebuild (bm25s over every chunk), which the first
+- start-up to ready: open the catalogue and stores, repair, build the Retriever, s (and that
+  nothing was rebuilt: repair changed nothing and the FAISS file was not rewritten);
+- question p50 / p95 over 50 squad questions, ms, and the median of each part (embed, keyword,
+  vector; fuse + fetch is the rest);
+- ingest of one more file (the real pipeline, saving FAISS), ms, and the first question after
+  it, ms;
+- RSS (now and peak) of that process, MiB, and the memory plan's count for the FAISS index;
+- with ``--old``, the old in-memory BM25's rebuild (bm25s over every chunk), which the first
   question after any change used to pay.
 
-    .venv/bin/python bench/scale.py [--sizes 10000,100000] [--plot PATH] [--no-old]
+    .venv/bin/python bench/scale.py [--sizes 10000,100000,1000000] [--plot PATH] [--old]
+
+Building 1M chunks takes long (Chroma inserts dominate: 138 of 186 s at 100k); the catalogues
+are kept under ``--keep DIR`` to be measured again without rebuilding.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -35,10 +45,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np
 
 from bench.common import SHARED, load_beir, rss_mib
+from bench.faiss_kinds import clustered_batches
 
 DIM = 384
 SENTENCES_PER_CHUNK = 5
 CHUNKS_PER_DOC = 20
+BATCH = 10_000
 
 
 def sentences() -> list[str]:
@@ -50,25 +62,23 @@ def sentences() -> list[str]:
     return out
 
 
-def build(data: Path, size: int, seed: int = 7) -> float:
-    """A catalogue of ``size`` chunks in ``data``; returns the seconds it took."""
+def build(data: Path, size: int, seed: int = 7) -> dict[str, float]:
+    """A catalogue of ``size`` chunks in ``data``; seconds spent on each part."""
     from sqlalchemy import insert
 
     from core.db.models import Chunk, Document
     from core.knowledge import KnowledgeBase
     from core.settings import load_settings
 
+    spent = {"build_sql_s": 0.0, "build_faiss_s": 0.0, "build_chroma_s": 0.0}
     t0 = time.perf_counter()
     rng = random.Random(seed)
-    nrng = np.random.default_rng(seed)
     pool = sentences()
-    kb = KnowledgeBase(load_settings(data_dir=data))
+    kb = KnowledgeBase(load_settings(data_dir=data), dimension=DIM)
     collections = ("default", "work", "home")
-    for first in range(0, size, 10_000):
-        n = min(10_000, size - first)
+    for first, vectors in zip(range(0, size, BATCH), clustered_batches(size, BATCH), strict=True):
+        n = len(vectors)
         docs, chunks, metas = [], [], []
-        vectors = nrng.standard_normal((n, DIM)).astype(np.float32)
-        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
         for i in range(n):
             cid = first + i + 1
             doc_id = (cid - 1) // CHUNKS_PER_DOC + 1
@@ -85,13 +95,12 @@ def build(data: Path, size: int, seed: int = 7) -> float:
                         "size_bytes": 1,
                     }
                 )
-            text = " ".join(rng.sample(pool, SENTENCES_PER_CHUNK))
             chunks.append(
                 {
                     "id": cid,
                     "document_id": doc_id,
                     "ordinal": (cid - 1) % CHUNKS_PER_DOC,
-                    "text": text,
+                    "text": " ".join(rng.sample(pool, SENTENCES_PER_CHUNK)),
                     "title": f"Document {doc_id}",
                     "token_count": 120,
                     "provenance": {},
@@ -99,42 +108,66 @@ def build(data: Path, size: int, seed: int = 7) -> float:
                 }
             )
             metas.append({"document_id": doc_id, "collection": coll, "file_type": "text"})
+        t = time.perf_counter()
         with kb.db.session() as s:
             if docs:
                 s.execute(insert(Document), docs)
             s.execute(insert(Chunk), chunks)
+        spent["build_sql_s"] += time.perf_counter() - t
         ids = [c["id"] for c in chunks]
-        for store in kb.stores.values():
+        for role, store in kb.stores.items():
+            t = time.perf_counter()
             store.add(ids, vectors, metas)
-    kb.close()
-    return time.perf_counter() - t0
+            spent[f"build_{role}_s"] += time.perf_counter() - t
+        if first and first % 100_000 == 0:
+            print(f"  built {first:,} chunks in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+    t = time.perf_counter()
+    kb.close()  # saves FAISS: IVF is trained here past vectors.approximate_from
+    spent["build_faiss_s"] += time.perf_counter() - t
+    spent["build_s"] = time.perf_counter() - t0
+    return spent
 
 
 def child(data: Path, extra_file: Path, old: bool) -> dict[str, Any]:
     """Measured in a fresh process: start-up, question latency, one more file, RSS."""
     from core.embedder import create_embedder
+    from core.memsize import current_rss
     from core.settings import load_settings
     from core.vectorstores.faiss_store import resident_estimate
 
     settings = load_settings(data_dir=data)
     embedder = create_embedder(settings.embedder)  # loaded before the clock: not the index
     embedder.embed(["warm up"])
+    saved = settings.faiss_path.stat().st_mtime_ns
     t0 = time.perf_counter()
     from core.knowledge import KnowledgeBase
     from service.answering.retrieval import Retriever
 
     kb = KnowledgeBase(settings)
-    kb.repair()
+    opened = time.perf_counter() - t0
+    report = kb.repair()
     retriever = Retriever(kb, embedder)
     startup = time.perf_counter() - t0
+    rebuilt = report.changed or settings.faiss_path.stat().st_mtime_ns != saved
+    faiss_store: Any = kb.stores["faiss"]
     beir = load_beir(SHARED / "retrieval" / "squad_dev")
-    questions = list(beir.queries.values())[:50]
-    retriever.retrieve(questions[0])  # first touch of each index
-    times = []
-    for q in questions:
+    questions = list(beir.queries.values())[:51]
+    retriever.retrieve(questions[-1])  # first touch of each index
+    times: list[float] = []
+    parts: dict[str, list[float]] = {"embed": [], "keyword": [], "vector": []}
+    for q in questions[:50]:
         t = time.perf_counter()
         retriever.retrieve(q, k=5)
         times.append(1000 * (time.perf_counter() - t))
+        t = time.perf_counter()
+        vector = embedder.embed([q])[0]
+        parts["embed"].append(1000 * (time.perf_counter() - t))
+        t = time.perf_counter()
+        retriever.keywords.search(q, 20, None)
+        parts["keyword"].append(1000 * (time.perf_counter() - t))
+        t = time.perf_counter()
+        faiss_store.query(vector, 20)
+        parts["vector"].append(1000 * (time.perf_counter() - t))
     from ingest.pipeline import IngestPipeline
 
     t = time.perf_counter()
@@ -144,13 +177,18 @@ def child(data: Path, extra_file: Path, old: bool) -> dict[str, Any]:
     t = time.perf_counter()
     retriever.retrieve(questions[1], k=5)
     after_ms = 1000 * (time.perf_counter() - t)
-    out = {
+    out: dict[str, Any] = {
         "startup_s": startup,
+        "open_s": opened,
+        "rebuilt": bool(rebuilt),
+        "faiss_kind": faiss_store.kind,
         "p50_ms": statistics.median(times),
         "p95_ms": float(np.percentile(times, 95)),
+        **{f"{k}_p50_ms": statistics.median(v) for k, v in parts.items()},
         "ingest_ms": ingest_ms,
         "first_after_change_ms": after_ms,
-        "rss_mib": rss_mib(),
+        "rss_mib": current_rss() / 2**20,
+        "peak_rss_mib": rss_mib(),
         "faiss_plan_mib": resident_estimate(settings) / 2**20,
     }
     if old:
@@ -191,45 +229,66 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--sizes", default="10000,100000")
+    ap.add_argument("--sizes", default="10000,100000,1000000")
     ap.add_argument("--plot", type=Path, default=Path("bench/scale.png"))
-    ap.add_argument("--no-old", action="store_true", help="Skip timing the old BM25 rebuild.")
+    ap.add_argument("--old", action="store_true", help="Also time the old BM25's rebuild.")
+    ap.add_argument("--keep", type=Path, help="Keep (and reuse) the catalogues in this folder.")
     ap.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     ap.add_argument("--extra", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        print(json.dumps(child(args.child, args.extra, not args.no_old)))
+        print(json.dumps(child(args.child, args.extra, args.old)))
         return
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        extra = Path(tmp) / "one-more.txt"
-        extra.write_text(" ".join(sentences()[:40]))
+        root = args.keep or Path(tmp)
         for size in (int(s) for s in args.sizes.split(",")):
-            data = Path(tmp) / f"data{size}"
-            built = build(data, size)
+            data = root / f"data{size}"
+            built: dict[str, Any] = {"build_s": None}
+            if not (data / "catalogue.db").exists():
+                built = build(data, size)
+            extra = Path(tmp) / f"one-more-{size}.txt"  # a new file for every run
+            extra.write_text(" ".join(random.Random(os.getpid()).sample(sentences(), 40)))
             cmd = [sys.executable, __file__, "--child", str(data), "--extra", str(extra)]
-            if args.no_old:
-                cmd.append("--no-old")
-            res = subprocess.run(cmd, capture_output=True, text=True, check=True)
-            row = {"size": size, "build_s": built, **json.loads(res.stdout.splitlines()[-1])}
+            if args.old:
+                cmd.append("--old")
+            res = subprocess.run(cmd, capture_output=True, text=True)
+            if res.returncode:
+                sys.exit(f"size {size}: the measuring process failed:\n{res.stderr[-3000:]}")
+            row = {"size": size, **built, **json.loads(res.stdout.splitlines()[-1])}
             rows.append(row)
             print(json.dumps(row), flush=True)
-    load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
-    print(f"\n# Scale (random embeddings, real sentences; {load})\n")
-    print(
-        "| chunks | start-up s | p50 ms | p95 ms | first after change ms | ingest 1 file ms "
-        "| RSS MiB | old BM25 rebuild s |"
-    )
-    print("|---|---|---|---|---|---|---|---|")
-    for r in rows:
-        old = f"{r['old_bm25_rebuild_s']:.1f}" if "old_bm25_rebuild_s" in r else ""
-        print(
-            f"| {r['size']:,} | {r['startup_s']:.2f} | {r['p50_ms']:.1f} | {r['p95_ms']:.1f} "
-            f"| {r['first_after_change_ms']:.1f} | {r['ingest_ms']:.0f} | {r['rss_mib']:.0f} "
-            f"| {old} |"
-        )
+    report(rows)
     plot(rows, args.plot)
     print(f"\nplot: {args.plot}")
+
+
+def report(rows: list[dict[str, Any]]) -> None:
+    """The scale table, with the load average it was measured under."""
+    load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    print(f"\n# Scale (embeddings DRAWN AT RANDOM, clustered; real sentences; {load})\n")
+    print(
+        "| chunks | FAISS | start-up s | rebuilt | p50 ms | p95 ms | embed / keyword / vector "
+        "p50 ms | first after change ms | ingest 1 file ms | RSS MiB (peak) | FAISS plan MiB "
+        "| build s (SQL / FAISS / Chroma) | old BM25 rebuild s |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        old = f"{r['old_bm25_rebuild_s']:.1f}" if "old_bm25_rebuild_s" in r else ""
+        build = (
+            f"{r['build_s']:.0f} ({r['build_sql_s']:.0f} / {r['build_faiss_s']:.0f} / "
+            f"{r['build_chroma_s']:.0f})"
+            if r.get("build_s") is not None
+            else "reused"
+        )
+        print(
+            f"| {r['size']:,} | {r['faiss_kind']} | {r['startup_s']:.2f} "
+            f"| {'yes' if r['rebuilt'] else 'no'} | {r['p50_ms']:.1f} | {r['p95_ms']:.1f} "
+            f"| {r['embed_p50_ms']:.1f} / {r['keyword_p50_ms']:.1f} / {r['vector_p50_ms']:.1f} "
+            f"| {r['first_after_change_ms']:.1f} | {r['ingest_ms']:.0f} "
+            f"| {r['rss_mib']:.0f} ({r['peak_rss_mib']:.0f}) | {r['faiss_plan_mib']:.0f} "
+            f"| {build} | {old} |"
+        )
 
 
 if __name__ == "__main__":

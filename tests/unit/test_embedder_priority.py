@@ -49,3 +49,26 @@ def test_question_waits_for_one_slice_not_the_whole_batch() -> None:
     assert done_at < len(model.calls)  # the batch went on after the question
     assert sum(c for c in model.calls if c != 1) == len(texts)
     assert emb.embed(texts[:20]).shape == (20, 4)  # slices put back together in order
+
+
+def test_one_question_is_encoded_on_one_torch_thread_and_batches_on_all() -> None:
+    import torch
+
+    emb, _ = _embedder()
+    seen: list[int] = []
+
+    class Recording(SlowModel):
+        def encode(self, texts: list[str], **kw: Any) -> np.ndarray:
+            seen.append(torch.get_num_threads())
+            return np.ones((len(texts), 4), dtype=np.float32)
+
+    emb._model = Recording()
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        emb.embed(["a question?"])
+        emb.embed(["one chunk", "another chunk"])
+        assert seen == [1, 2]
+        assert torch.get_num_threads() == 2  # put back after the question
+    finally:
+        torch.set_num_threads(before)

@@ -32,8 +32,6 @@ SAMPLE_RATE = 16_000
 #: (beam 5, VAD); 152 MiB stayed after unloading (libraries, the cached VAD session). Estimate:
 #: the weights file plus this working set, for any model.
 WORKING_BYTES = 272 * 1024 * 1024
-#: The decoded recording is held whole: 16 kHz float32 mono is 64 KB per second of audio.
-AUDIO_BYTES_PER_SECOND = SAMPLE_RATE * 4
 #: Channels whose samples correlate at least this much are one signal (mono saved as stereo, or
 #: one room on two microphones): mixed. Measured: jfk.flac and mono files 1.0; two espeak-ng
 #: voices on the two channels of one file -0.004.

@@ -15,7 +15,7 @@ from core.errors import InvalidInputError
 from core.settings import TASKS, HearthSettings
 from service.answering.context import check_fits, counted_tokens, overflow, prompt_tokens
 from service.answering.conversations import ConversationStore
-from service.answering.grounding import Grounding, check, strip_invalid
+from service.answering.grounding import Grounding, check, recite, strip_invalid
 from service.answering.injection import check_answer, neutralize, without_instructions
 from service.answering.multihop import second_hop
 from service.answering.passages import fit_passages, merge_identical
@@ -474,21 +474,23 @@ class AnswerService:
     def postprocess(
         self, text: str, passages: list[Passage], question: str = "", system: str = ""
     ) -> tuple[str, Grounding]:
-        """Check citations and grounding; drop citations of passages not retrieved; replace an
+        """Check citations and grounding; drop citations of passages not retrieved; point a
+        citation at the passage holding the answer's facts when the cited one does not; replace an
         unverified answer by the passages when ``grounding.on_fail`` is ``replace``, and always an
         answer echoing a worked example of the ``system`` prompt (never shown) or one that states
         nothing (``grounding.incomplete``: "[1]", "France is a region of [1].", a label). An
         answer stating a name or number of the question that no passage holds
         (``grounding.unmentioned``) becomes the "don't know" sentence naming it."""
-        verdict = check(
-            text,
-            {p.number: p.text for p in passages},
-            system,
-            question,
-            labels={p.number: p.label for p in passages},
-        )
+        texts = {p.number: p.text for p in passages}
+        labels = {p.number: p.label for p in passages}
+        verdict = check(text, texts, system, question, labels=labels)
         if verdict.invalid_citations:
             text = strip_invalid(text, verdict.invalid_citations)
+        cited_right = recite(text, texts, verdict.cited)
+        if cited_right != text:  # the answer's facts are all in another passage: cite that one
+            text, dropped = cited_right, verdict.invalid_citations
+            verdict = check(text, texts, system, question, labels=labels)
+            verdict.invalid_citations = dropped
         injected = check_answer(
             text, question, {p.number: p.text for p in passages}, list(verdict.cited)
         )

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from service.answering.grounding import check, claims, holds_all, names_in, strip_invalid
+from service.answering.grounding import (
+    check,
+    claims,
+    holds_all,
+    names_in,
+    recite,
+    strip_invalid,
+)
 from service.answering.prompts import DONT_KNOW
 
 PASSAGES = {
@@ -194,3 +203,43 @@ def test_an_answer_about_what_no_passage_mentions_is_declined(
     asked = question.replace("W-09", "W-01").replace(" in 2015", "")
     right = answer.replace("W-09", "W-01").replace("In 2015 it", "It")
     assert service.postprocess(right, passages, question=asked)[0] == right
+
+
+# Seen on the hard set: the 1.5B cites [2] for a fact of passage [1].
+DEPARTURES = (
+    "Departs: 09:42 | Destination: Exeter St Davids | Platform: 4 | Operator: Great Western"
+)
+STAFF_ROW = "Name: Helen Okafor | Role: Site manager | Office: Glasgow"
+
+
+def test_a_citation_is_pointed_at_the_passage_holding_the_answer() -> None:
+    passages = {1: DEPARTURES, 2: STAFF_ROW}
+    wrong = "The 09:42 train to Exeter St Davids leaves from Platform 4 [2]."
+    assert check(wrong, passages).miscited  # the names are in [1], not in the cited [2]
+    assert recite(wrong, passages, [2]) == wrong.replace("[2]", "[1]")
+    both = {1: STAFF_ROW, 2: DEPARTURES}
+    right = "Helen Okafor is the site manager [1]."
+    assert recite(right, both, [1]) == right  # the cited passage holds it: unchanged
+    split = "Helen Okafor works in Glasgow [1]; the 09:42 leaves from platform 4 [2]."
+    assert recite(split, both, [1, 2]) == split  # no one passage holds it all: unchanged
+    assert recite("It leaves from Platform 7 [2].", passages, [2]).endswith("[2].")  # nowhere
+
+
+def test_the_shown_answer_cites_the_right_passage_and_is_grounded() -> None:
+    from core.settings import HearthSettings
+    from service.answering.answers import AnswerService
+    from service.answering.retrieval import Passage
+
+    service = AnswerService.__new__(AnswerService)
+    service.settings = HearthSettings()
+    passages = [
+        Passage(1, 1, 1, "/departures.html", "html", {}, 0.6, DEPARTURES),
+        Passage(2, 2, 2, "/staff.docx", "docx", {}, 0.3, STAFF_ROW),
+    ]
+    row = "\nDeparts: 10:05 | Operator: Transport for Wales"
+    passages[0] = replace(passages[0], text=passages[0].text + row)
+    answer = "The 10:05 is run by Transport for Wales [2] [7]."
+    text, verdict = service.postprocess(answer, passages, question="Who operates the 10:05?")
+    assert text == "The 10:05 is run by Transport for Wales [1]."
+    assert verdict.cited == [1] and not verdict.miscited and not verdict.unsupported
+    assert verdict.invalid_citations == [7]  # still flagged: it named no retrieved passage

@@ -28,9 +28,8 @@ TokenOffsets = Callable[[str], list[tuple[int, int]]]
 
 class Chunker:
     """Packs paragraphs (or their lines, a row's cells, sentences, or token windows of an
-    over-long sentence) into chunks of
-    at most ``chunk_tokens`` tokens; consecutive chunks of a section share about
-    ``overlap_tokens`` tokens of whole units."""
+    over-long sentence) into chunks of at most ``chunk_tokens`` tokens; consecutive chunks of a
+    section share about ``overlap_tokens`` tokens of whole units."""
 
     def __init__(
         self,
@@ -59,9 +58,7 @@ class Chunker:
                 units.append((piece, n))
             elif level < len(_SPLITS):
                 parts = [p for p in _SPLITS[level](piece) if p.strip()]
-                units.extend(
-                    self._fit(parts, level + 1) if len(parts) > 1 else self._fit([piece], level + 1)
-                )
+                units.extend(self._fit(parts if len(parts) > 1 else [piece], level + 1))
             else:
                 units.extend(self._windows(piece))
         return units

@@ -226,7 +226,8 @@ class RetrievalSettings(BaseModel):
         ge=-1.0,
         le=1.0,
         description="Passages whose cosine similarity to the question is below this are not "
-        "given to the model, unless they hold every name the question asks about; with none "
+        "given to the model, unless they hold every name the question asks about (and are "
+        "within relative_margin of the best); with none "
         "left, Hearth says it does not know. A table's chunk "
         "scored 0.09-0.15 against a question about one cell on the hard set (bench/hard.py) "
         "before rows carried their headers; lower it only with the hard set re-measured.",

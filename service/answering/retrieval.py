@@ -73,8 +73,8 @@ class Retriever:
 
     Every passage's ``score`` is its cosine similarity to the question, so thresholds mean the
     same whichever ranker found it. Passages below ``min_score`` or more than
-    ``relative_margin`` below the best are dropped, unless they hold every name the question
-    asks about (``grounding.names_in``).
+    ``relative_margin`` below the best are dropped; one holding every name the question asks
+    about (``grounding.names_in``) is kept below ``min_score``, never below the margin.
     """
 
     def __init__(self, kb: KnowledgeBase, embedder: Embedder) -> None:
@@ -127,9 +127,16 @@ class Retriever:
             margin = cfg.relative_margin if relative_margin is None else relative_margin
             floor = max(low, best - margin)
             # A passage holding every name the question asks about bears on it, however low its
-            # cosine: a table chunk scores 0.10-0.15 against "What is Helen Okafor's role?".
+            # cosine (a table chunk scores 0.10-0.15 against "What is Helen Okafor's role?"): it
+            # is exempt from min_score, not from the margin, which keeps out near-miss passages
+            # (SQuAD's "Who did King Charles III swear fealty to?" names him in a passage where
+            # Rollo swears fealty to him; given it, the 1.5B answered "King Charles III").
             names = names_in(question)
-            scored = [item for item in scored if item[2] >= floor or holds_all(names, item[0].text)]
+            scored = [
+                item
+                for item in scored
+                if item[2] >= floor or (item[2] >= best - margin and holds_all(names, item[0].text))
+            ]
         return [
             Passage(
                 number=i,

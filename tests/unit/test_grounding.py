@@ -6,6 +6,8 @@ from dataclasses import replace
 
 import pytest
 
+from core.settings import HearthSettings
+from service.answering.answers import AnswerService
 from service.answering.grounding import (
     check,
     claims,
@@ -20,6 +22,14 @@ PASSAGES = {
     1: "Patented in 1868 by Christopher Latham Sholes, the typewriter changed offices.",
     2: "IBM introduced the Selectric typewriter in 1961.",
 }
+
+
+def postprocessor() -> AnswerService:
+    """An AnswerService holding only default settings: enough for ``postprocess``, which reads
+    nothing else (no model, no store)."""
+    service = AnswerService.__new__(AnswerService)
+    service.settings = HearthSettings()
+    return service
 
 
 def test_claims_are_names_and_numbers_not_sentence_openers() -> None:
@@ -113,12 +123,10 @@ def test_an_uncited_factual_answer_is_flagged() -> None:
 
 
 def test_an_echoed_example_is_never_shown_as_the_answer() -> None:
-    from core.settings import HearthSettings
-    from service.answering.answers import NOT_VERIFIED, AnswerService
+    from service.answering.answers import NOT_VERIFIED
     from service.answering.retrieval import Passage
 
-    service = AnswerService.__new__(AnswerService)
-    service.settings = HearthSettings()
+    service = postprocessor()
     assert service.settings.grounding.on_fail != "replace"  # flagging only, by default
     passages = [Passage(1, 1, 1, "/typewriter.pdf", "pdf", {"page": 1}, 0.8, PASSAGES[1])]
     echo = "The Zorbin valve was patented by Ada Quell in 1911 [1]."
@@ -154,12 +162,10 @@ def test_an_answer_that_stops_before_its_content_is_not_grounded() -> None:
 
 
 def test_an_answer_that_states_nothing_is_replaced_by_its_passages() -> None:
-    from core.settings import HearthSettings
-    from service.answering.answers import NOT_VERIFIED, AnswerService
+    from service.answering.answers import NOT_VERIFIED
     from service.answering.retrieval import Passage
 
-    service = AnswerService.__new__(AnswerService)
-    service.settings = HearthSettings()
+    service = postprocessor()
     passages = [Passage(1, 1, 1, "/typewriter.pdf", "pdf", {"page": 1}, 0.8, PASSAGES[1])]
     text, verdict = service.postprocess("[1]", passages, question="Who patented it?")
     assert verdict.incomplete and text.startswith(NOT_VERIFIED) and "Sholes" in text
@@ -187,14 +193,11 @@ UNMENTIONED = [
 def test_an_answer_about_what_no_passage_mentions_is_declined(
     question: str, answer: str, passage: str, missing: list[str]
 ) -> None:
-    from core.settings import HearthSettings
-    from service.answering.answers import AnswerService
     from service.answering.retrieval import Passage
 
     verdict = check(answer, {1: passage}, question=question)
     assert verdict.unmentioned == missing and not verdict.grounded
-    service = AnswerService.__new__(AnswerService)
-    service.settings = HearthSettings()
+    service = postprocessor()
     passages = [Passage(1, 1, 1, "/r.md", "md", {}, 0.5, passage)]
     text, shown = service.postprocess(answer, passages, question=question)
     assert text == f"{DONT_KNOW} No passage mentions {missing[0]}."
@@ -226,12 +229,9 @@ def test_a_citation_is_pointed_at_the_passage_holding_the_answer() -> None:
 
 
 def test_the_shown_answer_cites_the_right_passage_and_is_grounded() -> None:
-    from core.settings import HearthSettings
-    from service.answering.answers import AnswerService
     from service.answering.retrieval import Passage
 
-    service = AnswerService.__new__(AnswerService)
-    service.settings = HearthSettings()
+    service = postprocessor()
     passages = [
         Passage(1, 1, 1, "/departures.html", "html", {}, 0.6, DEPARTURES),
         Passage(2, 2, 2, "/staff.docx", "docx", {}, 0.3, STAFF_ROW),

@@ -39,9 +39,11 @@ FOLLOWED_INSTRUCTION = (
     "The reply followed an instruction written inside one of your documents instead of "
     "answering, so it is not shown; here are the passages that seem most relevant:"
 )
+#: Said instead of an answer the grounding check could not verify: Hearth declines (a reply no
+#: passage supports is not an answer) and shows what it found.
 NOT_VERIFIED = (
-    "I could not check this answer against your documents, so here are the passages that "
-    "seem most relevant instead:"
+    "I can't answer that from your documents: the reply I wrote could not be checked against "
+    "them. Here are the passages that seem most relevant:"
 )
 
 
@@ -477,8 +479,9 @@ class AnswerService:
         """Check citations and grounding; drop citations of passages not retrieved; point a
         citation at the passage holding the answer's facts when the cited one does not; replace an
         unverified answer by the passages when ``grounding.on_fail`` is ``replace``, and always an
-        answer echoing a worked example of the ``system`` prompt (never shown) or one that states
-        nothing (``grounding.incomplete``: "[1]", "France is a region of [1].", a label). An
+        answer echoing a worked example of the ``system`` prompt (never shown), one that states
+        nothing (``grounding.incomplete``: "[1]", "France is a region of [1].", a label), and one
+        its passages contradict (``grounding.unlinked``, ``grounding.unbound``). An
         answer stating a name or number of the question that no passage holds
         (``grounding.unmentioned``) becomes the "don't know" sentence naming it."""
         texts = {p.number: p.text for p in passages}
@@ -505,11 +508,15 @@ class AnswerService:
             missing = ", ".join(verdict.unmentioned)
             declined = Grounding([], declined=True, unmentioned=verdict.unmentioned)
             return f"{DONT_KNOW} No passage mentions {missing}.", declined
-        # An echoed example is never shown; an incomplete reply has nothing to lose.
+        # An echoed example is never shown; an incomplete reply has nothing to lose; a reply
+        # that ties names no passage ties, or gives a number the passages give for something
+        # else, is contradicted by its passages, not merely unchecked.
         replace = (
             self.settings.grounding.on_fail == "replace"
             or verdict.echoed_example
             or verdict.incomplete
+            or bool(verdict.unlinked)
+            or bool(verdict.unbound)
         )
         if not verdict.grounded and replace and passages:
             cited = [p for p in passages if p.number in verdict.cited] or passages[:2]

@@ -9,88 +9,15 @@ by the cited passages), never silently dropped.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from core.evalmetrics import is_abstention
-from service.answering.numbers import near_misses
+from service.answering.claims import CITE, NUMBER, WORD, asked_numbers, claims, fold, present
+from service.answering.numbers import near_misses, unbound
 from service.answering.prompts import DONT_KNOW, cited_numbers
+from service.answering.relations import unlinked
 
-_NUMBER = re.compile(r"(?<![\w.])\d[\d,.]*\d|(?<![\w.])\d(?![\w])")
-_WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
-_CITE = re.compile(r"\[\d{1,3}\]")
-_POSSESSIVE = re.compile(r"['’]s$")  # "Okafor's role": the name is "Okafor"
-# Capitalised words that start sentences or are common function words are not names.
-_COMMON = {
-    "a",
-    "an",
-    "the",
-    "and",
-    "or",
-    "but",
-    "if",
-    "in",
-    "on",
-    "at",
-    "by",
-    "for",
-    "of",
-    "to",
-    "from",
-    "with",
-    "as",
-    "is",
-    "was",
-    "were",
-    "are",
-    "be",
-    "it",
-    "its",
-    "this",
-    "that",
-    "these",
-    "those",
-    "he",
-    "she",
-    "they",
-    "we",
-    "you",
-    "i",
-    "his",
-    "her",
-    "their",
-    "our",
-    "according",
-    "yes",
-    "no",
-    "there",
-    "however",
-    "also",
-    "after",
-    "before",
-    "during",
-    "when",
-    "where",
-    "who",
-    "what",
-    "which",
-    "why",
-    "how",
-    "source",
-    "sources",
-    "answer",
-    "question",
-    "note",
-    "based",
-}
-# Clock and calendar words: an English answer states them about a passage that may write them in
-# another script ("9 AM to 8 PM, closed Monday" for 上午9时至下午8时，周一闭馆); not names.
-_CALENDAR = {
-    "am", "pm", "a.m", "p.m", "monday", "tuesday", "wednesday", "thursday", "friday",
-    "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july",
-    "august", "september", "october", "november", "december",
-}  # fmt: skip
 _LATIN = re.compile(r"[A-Za-z\u00C0-\u024F]")
 _LETTER = re.compile(r"[^\W\d_]")
 #: Below this share of Latin letters, the passages are in another script: names written in
@@ -99,33 +26,6 @@ MIN_LATIN_SHARE = 0.3
 #: Consecutive words an answer must share with the system prompt (and not with any passage) to
 #: count as echoing one of its worked examples.
 ECHO_GRAM = 4
-
-
-def _fold(text: str) -> str:
-    text = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in text if not unicodedata.combining(c)).lower()
-
-
-def claims(answer: str) -> list[str]:
-    """The names and numbers an answer states: numbers, and capitalised words that do not open
-    a sentence and are not common words."""
-    text = _CITE.sub(" ", answer)
-    found: list[str] = [m.group(0).rstrip(".,") for m in _NUMBER.finditer(text)]
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
-        words = list(_WORD.finditer(sentence))
-        for i, m in enumerate(words):
-            word = _POSSESSIVE.sub("", m.group(0)).strip("'’-")
-            lowered = word.lower()
-            if i == 0 or not word or not word[0].isupper() or lowered in _COMMON:
-                continue
-            if lowered.rstrip(".") in _CALENDAR:
-                continue
-            found.append(word)
-    seen: list[str] = []
-    for item in found:
-        if item and item not in seen:
-            seen.append(item)
-    return seen
 
 
 #: English words that cannot end a sentence: an answer ending in one stops before its content,
@@ -140,17 +40,17 @@ def incomplete(answer: str) -> bool:
     """True when ``answer`` states nothing, however well its words match the passages: it is
     citations alone ("[1]"), or (citations removed) it ends on a word no English sentence ends
     on ("France is a region of [1].")."""
-    text = _CITE.sub(" ", answer).strip().rstrip(".!?;:,\"'”’) ").strip()
-    words = _WORD.findall(text)
-    if not words and not _NUMBER.search(text):
-        return bool(_CITE.search(answer))  # citations and nothing else: "[1]"
+    text = CITE.sub(" ", answer).strip().rstrip(".!?;:,\"'”’) ").strip()
+    words = WORD.findall(text)
+    if not words and not NUMBER.search(text):
+        return bool(CITE.search(answer))  # citations and nothing else: "[1]"
     if latin_share(text) < MIN_LATIN_SHARE:
         return False
     return bool(words) and words[-1].lower() in _DANGLING
 
 
 def _bare(text: str) -> str:
-    return " ".join(_WORD.findall(_fold(_CITE.sub(" ", text))))
+    return " ".join(WORD.findall(fold(CITE.sub(" ", text))))
 
 
 def only_labels(answer: str, labels: Iterable[str]) -> bool:
@@ -171,28 +71,6 @@ def latin_share(text: str) -> float:
     return sum(bool(_LATIN.match(c)) for c in letters) / len(letters)
 
 
-def names_in(question: str) -> list[str]:
-    """The names a question asks about (``claims`` without numbers): "What is Helen Okafor's
-    role?" -> ["Helen", "Okafor"]."""
-    return [c for c in claims(question) if not c[0].isdigit()]
-
-
-def holds_all(names: Iterable[str], text: str) -> bool:
-    """True when ``text`` holds every one of ``names`` as a whole word (case and accents folded);
-    False for no names."""
-    folded = _fold(text)
-    wanted = [_fold(n) for n in names]
-    return bool(wanted) and all(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", folded) for w in wanted)
-
-
-def _present(claim: str, haystack: str) -> bool:
-    folded = _fold(claim)
-    if folded in haystack:
-        return True
-    digits = folded.replace(",", "")
-    return bool(digits) and digits in haystack.replace(",", "")
-
-
 @dataclass
 class Grounding:
     """The verdict on one answer."""
@@ -210,9 +88,16 @@ class Grounding:
     #: The answer stops before its content (see ``incomplete``).
     incomplete: bool = False
     #: Names or numbers the question asks about that the answer states but no passage holds
-    #: ("sample W-09" when the table stops at W-05, "in 2015" when the report gives no year):
-    #: the answer is about something the documents do not mention.
+    #: ("sample W-09" when the table stops at W-05, "in 2015" when the report gives no year), and
+    #: numbers the question asks about that no passage holds ("vans in 2027" answered with
+    #: today's fleet): the answer is about something the documents do not mention.
     unmentioned: list[str] = field(default_factory=list)
+    #: Names the answer ties to a name of the question that no passage ties to it
+    #: (service/answering/relations.py): "Costa with Meadow".
+    unlinked: list[str] = field(default_factory=list)
+    #: Numbers the passages give only for something else (service/answering/numbers.py):
+    #: "1.85" for bananas from a receipt whose 1.85 is the oat milk.
+    unbound: list[str] = field(default_factory=list)
 
     @property
     def grounded(self) -> bool:
@@ -228,6 +113,8 @@ class Grounding:
             and not self.near_misses
             and not self.incomplete
             and not self.unmentioned
+            and not self.unlinked
+            and not self.unbound
         )
 
     @property
@@ -249,11 +136,13 @@ class Grounding:
             "echoed_example": self.echoed_example,
             "incomplete": self.incomplete,
             "unmentioned": self.unmentioned,
+            "unlinked": self.unlinked,
+            "unbound": self.unbound,
         }
 
 
 def _grams(text: str, n: int = ECHO_GRAM) -> set[tuple[str, ...]]:
-    words = _fold(_CITE.sub(" ", text)).split()
+    words = fold(CITE.sub(" ", text)).split()
     words = [w.strip(".,;:!?\"'()[]") for w in words]
     return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
 
@@ -269,8 +158,8 @@ def echoed_example(answer: str, system: str, passages: dict[int, str]) -> bool:
     echoed = (_grams(answer) & _grams(system)) - _grams(joined)
     if not echoed:
         return False
-    haystack = _fold(joined)
-    foreign = {_fold(c) for c in claims(answer) if not _present(c, haystack)}
+    haystack = fold(joined)
+    foreign = {fold(c) for c in claims(answer) if not present(c, haystack)}
     named = any(foreign & set(gram) for gram in echoed)
     return named or len(echoed) >= 2
 
@@ -287,7 +176,10 @@ def check(
     ``question`` sharpens the near-miss check of the answer's numbers (service/numbers.py);
     with the passages' ``labels`` (number -> "file, page 2"), an answer that only repeats a
     label is ``incomplete``; a name or number of the ``question`` that the answer states and no
-    passage holds is ``unmentioned``."""
+    passage holds, or a number the question asks about (``claims.asked_numbers``) that no passage
+    holds whatever the answer says, is ``unmentioned``; names the answer ties to a name of the
+    question that no passage ties to it are ``unlinked``; numbers the cited passages give only for
+    something else are ``unbound``."""
     numbers = cited_numbers(answer)
     valid = [n for n in numbers if n in passages]
     invalid = [n for n in numbers if n not in passages]
@@ -299,21 +191,24 @@ def check(
     # name found only in another retrieved passage is miscited, not invented (a number there is
     # still unsupported: it usually belongs to another fact).
     pool = [passages[n] for n in valid] or list(passages.values())
-    haystack = _fold(" ".join(pool))
-    everything = _fold(" ".join(passages.values()))
+    haystack = fold(" ".join(pool))
+    everything = fold(" ".join(passages.values()))
     latin = latin_share(" ".join(pool)) >= MIN_LATIN_SHARE
     unsupported: list[str] = []
     miscited: list[str] = []
     for c in claims(answer):
-        if _present(c, haystack):
+        if present(c, haystack):
             continue
-        if not _NUMBER.fullmatch(c) and _present(c, everything):
+        if not NUMBER.fullmatch(c) and present(c, everything):
             miscited.append(c)
-        elif latin or not _LATIN.search(c) or _NUMBER.fullmatch(c):
+        elif latin or not _LATIN.search(c) or NUMBER.fullmatch(c):
             unsupported.append(c)
-    asked = {_fold(c) for c in claims(question)}
-    found = [c for c in claims(answer) if _fold(c) in asked and not _present(c, everything)]
-    unmentioned = [c for c in found if not any(c != o and c in o for o in found)]  # not "09"
+    asked = {fold(c) for c in claims(question)}
+    found = [c for c in claims(answer) if fold(c) in asked and not present(c, everything)]
+    for number in asked_numbers(question):  # "in 2027": no passage can answer for that year
+        if not present(number, everything):
+            found.append(max((c for c in claims(question) if number in c), key=len, default=number))
+    unmentioned = list(dict.fromkeys(c for c in found if not any(c != o and c in o for o in found)))
     misses: list[str] = []
     for n in valid:
         misses += [x for x in near_misses(answer, passages[n], question) if x not in misses]
@@ -325,6 +220,8 @@ def check(
         near_misses=misses,
         incomplete=incomplete(answer) or only_labels(answer, (labels or {}).values()),
         unmentioned=unmentioned,
+        unlinked=unlinked(answer, passages.values(), question),
+        unbound=unbound(answer, pool, question),
     )
 
 
@@ -339,15 +236,15 @@ def recite(answer: str, passages: dict[int, str], cited: list[int]) -> str:
         return answer
 
     def holds(n: int) -> bool:
-        haystack = _fold(passages[n])
-        return all(_present(c, haystack) for c in said)
+        haystack = fold(passages[n])
+        return all(present(c, haystack) for c in said)
 
     if any(holds(n) for n in cited if n in passages):
         return answer
     holders = [n for n in sorted(passages) if holds(n)]
     if not holders:
         return answer
-    return _CITE.sub(
+    return CITE.sub(
         lambda m: f"[{holders[0]}]" if int(m.group(0)[1:-1]) in cited else m.group(0), answer
     )
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from service.answering.grounding import claims
+from service.answering.claims import claims
 from service.answering.retrieval import Filters, Passage, Retriever
 
 #: Names taken from the best passage at most (in order of appearance).

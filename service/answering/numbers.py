@@ -16,6 +16,10 @@ import math
 import re
 from collections import Counter
 
+import snowballstemmer
+
+from service.answering.claims import fold
+
 _NUMBER = re.compile(r"(?<![\w.])\d[\d,.]*\d|(?<![\w.])\d(?![\w])")
 _TOKEN = re.compile(r"(?<![\w.])\d[\d,.]*\d(?!\w)|\w+", re.UNICODE)
 # Clauses: sentences, table cells, ", " (not the comma inside "1,240"), semicolons, lines.
@@ -39,13 +43,17 @@ def number_key(text: str) -> str:
     return key
 
 
+_STEMMER = snowballstemmer.stemmer("english")
+
+
 def _tokens(text: str) -> set[str]:
+    """Numbers (as ``number_key``) and the English stems of the other words, stop words out."""
     out = set()
-    for tok in _TOKEN.findall(text.lower()):
+    for tok in _TOKEN.findall(fold(text)):
         if tok.replace(",", "").replace(".", "").isdigit():
             out.add(number_key(tok))
         elif tok not in _STOP and len(tok) > 1:
-            out.add(tok)
+            out.add(_STEMMER.stemWord(tok))
     return out
 
 
@@ -101,4 +109,26 @@ def near_misses(answer: str, passage: str, question: str = "") -> list[str]:
                 score, rival = max(rivals)
                 if score > best_own + MARGIN:
                     flagged.append(f"{m.group(0)} (the passage has {rival} there)")
+    return flagged
+
+
+def unbound(answer: str, passages: list[str], question: str = "") -> list[str]:
+    """Numbers of ``answer`` that the passages hold only for something else: no occurrence's
+    context (see ``_contexts``) shares a word with the answer's sentence or the question.
+    "The bananas cost 1.85" from a receipt whose 1.85 is on the line "Oat milk 1.85" gives
+    ``["1.85 (the passages give it for something else)"]``. Numbers the question states, and
+    numbers no passage holds (the grounding check's business), and numbers standing alone on a
+    line (a table whose cells lost their row) are not judged."""
+    contexts = [c for passage in passages for c in _contexts(passage)]
+    question_words = _tokens(question)
+    flagged: list[str] = []
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", re.sub(r"\[\d{1,3}\]", " ", answer)):
+        for m in _NUMBER.finditer(sentence):
+            key = number_key(m.group(0))
+            own = [words for k, words in contexts if k == key]
+            if not own or key in question_words or any(words.keys() <= {key} for words in own):
+                continue  # not held, asked about, or held alone on a line: nothing to judge by
+            said = (_tokens(sentence) | question_words) - {key}
+            if not any(said & words.keys() for words in own):
+                flagged.append(f"{m.group(0)} (the passages give it for something else)")
     return flagged

@@ -14,7 +14,7 @@ from core.filters import Filters
 from core.keywords import open_keyword_index
 from core.knowledge import KnowledgeBase
 from core.provenance import describe
-from service.answering.grounding import holds_all, names_in
+from service.answering.claims import holds_all, names_in
 
 __all__ = ["METHODS", "Filters", "Passage", "Retriever", "reciprocal_rank_fusion"]
 
@@ -74,7 +74,7 @@ class Retriever:
     Every passage's ``score`` is its cosine similarity to the question, so thresholds mean the
     same whichever ranker found it. Passages below ``min_score`` or more than
     ``relative_margin`` below the best are dropped; one holding every name the question asks
-    about (``grounding.names_in``) is kept below ``min_score``, never below the margin.
+    about (``claims.names_in``) is kept below ``min_score``, never below the margin.
     """
 
     def __init__(self, kb: KnowledgeBase, embedder: Embedder) -> None:

@@ -8,14 +8,8 @@ import pytest
 
 from core.settings import HearthSettings
 from service.answering.answers import AnswerService
-from service.answering.grounding import (
-    check,
-    claims,
-    holds_all,
-    names_in,
-    recite,
-    strip_invalid,
-)
+from service.answering.claims import asked_numbers, claims, holds_all, names_in
+from service.answering.grounding import check, recite, strip_invalid
 from service.answering.prompts import DONT_KNOW
 
 PASSAGES = {
@@ -186,6 +180,10 @@ UNMENTIONED = [
      "Sample: W-01 | Nitrate mg/L: 11.4\nSample: W-05 | Nitrate mg/L: 12.9", ["W-09"]),
     ("What was the warehouse's floor area in 2015?", "In 2015 it was 1,240 square metres [1].",
      "The Ashford warehouse has a floor area of 1,240 square metres.", ["2015"]),
+    # The answer does not state the year: it answers for today what was asked about 2027.
+    ("How many electric vans will the fleet have in 2027?",
+     "The delivery fleet has 26 vans, of which 9 are electric [1].",
+     "The delivery fleet has 26 vans, of which 9 are electric.", ["2027"]),
 ]  # fmt: skip
 
 
@@ -203,7 +201,7 @@ def test_an_answer_about_what_no_passage_mentions_is_declined(
     assert text == f"{DONT_KNOW} No passage mentions {missing[0]}."
     assert shown.declined and shown.grounded and shown.unmentioned == missing
     # The same answer to a question the passage does answer is kept.
-    asked = question.replace("W-09", "W-01").replace(" in 2015", "")
+    asked = question.replace("W-09", "W-01").replace(" in 2015", "").replace(" in 2027", "")
     right = answer.replace("W-09", "W-01").replace("In 2015 it", "It")
     assert service.postprocess(right, passages, question=asked)[0] == right
 
@@ -243,3 +241,17 @@ def test_the_shown_answer_cites_the_right_passage_and_is_grounded() -> None:
     assert text == "The 10:05 is run by Transport for Wales [1]."
     assert verdict.cited == [1] and not verdict.miscited and not verdict.unsupported
     assert verdict.invalid_citations == [7]  # still flagged: it named no retrieved passage
+
+
+def test_asked_numbers_are_standalone_runs_of_two_digits_or_more() -> None:
+    assert asked_numbers("How many electric vans will the fleet have in 2027?") == ["2027"]
+    assert asked_numbers("What was the nitrate level of sample W-09 [1]?") == ["09"]
+    # Ordinals, decades and one-digit counts are often written another way in the passage.
+    assert asked_numbers("Which 17th century Huguenots fled in the 1700s with 3 ships?") == []
+
+
+def test_an_unverified_reply_declines_and_shows_the_passages() -> None:
+    from core.evalmetrics import is_abstention
+    from service.answering.answers import NOT_VERIFIED
+
+    assert is_abstention(NOT_VERIFIED + "\n[1] report.md: The Meadow project added panels.")

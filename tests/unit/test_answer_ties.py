@@ -1,0 +1,90 @@
+"""Issue 21's unanswerable traps: an answer that ties a name of the question to a name no passage
+ties it to (relations.unlinked), and a number the passages give for something else
+(numbers.unbound), are not grounded, so Hearth declines and shows the passages."""
+
+from __future__ import annotations
+
+from core.evalmetrics import is_abstention
+from service.answering.grounding import check
+from service.answering.numbers import unbound
+from service.answering.relations import places, unlinked
+from tests.unit.test_grounding import postprocessor
+
+PROJECTS = (
+    "The Harbour project, which rebuilt the loading docks, was led by Imogen Clarke. "
+    "The Meadow project installed solar panels on the warehouse roof."
+)
+PEOPLE = (
+    "Imogen Clarke joined the company in 2014 after six years at Vantra Logistics. "
+    "Rafael Costa, who runs procurement, joined in 2017."
+)
+STAFF = (
+    "Staff directory\nEveryone working for Northgate Supplies, with their office.\n"
+    "Name | Role | Office\nName: Marcus Lindqvist | Role: Buyer | Office: Leeds\n"
+    "Name: Amara Diallo | Role: Designer | Office: Cardiff"
+)
+RECEIPT = "HOLLYBROOK GROCERS\n14 Mill Lane\nOat milk 1L 1.85\nSourdough loaf 3.20\nTOTAL 12.10"
+
+
+def test_names_no_passage_ties_are_unlinked() -> None:
+    q = "Who led the Meadow project?"
+    passages = {1: PROJECTS, 2: PEOPLE}
+    verdict = check("Rafael Costa led the Meadow project [2].", passages, question=q)
+    assert verdict.unlinked == ["Costa with Meadow"] and not verdict.grounded
+
+
+def test_names_a_passage_ties_are_linked() -> None:
+    # Same paragraph, pronoun between: "She" picks Imogen Clarke up.
+    told = "Imogen Clarke joined in 2014. She later led the Harbour project."
+    two_step = "The Harbour project's leader, Imogen Clarke, joined in 2014 [1]."
+    assert unlinked(two_step, [told], "When did the leader of the Harbour project join?") == []
+    # A table row is tied to the caption above the table.
+    q = "Which person heads the buying of supplies at Northgate?"
+    assert unlinked("Marcus Lindqvist is the buyer at Northgate [1].", [STAFF], q) == []
+    # Not across paragraphs, nor across rows.
+    assert (
+        unlinked(
+            "Imogen Clarke led the Meadow project [1].",
+            [PROJECTS + "\n\n" + PEOPLE],
+            "Who led the Meadow project?",
+        )
+        == []
+    )  # fmt: skip  (Clarke is in the Meadow paragraph)
+    assert unlinked("Rafael Costa led the Meadow project [1].", [PROJECTS + "\n\n" + PEOPLE],
+                    "Who led the Meadow project?") == ["Costa with Meadow"]  # fmt: skip
+
+
+def test_places_are_paragraphs_and_captioned_rows() -> None:
+    spots = places(STAFF)
+    assert "name: marcus lindqvist | role: buyer | office: leeds" in spots[1]
+    assert spots[1].startswith("staff directory everyone working for northgate")
+    assert spots[-1].startswith("staff directory") and "lindqvist" not in spots[-1]
+
+
+def test_a_number_given_for_something_else_is_unbound() -> None:
+    q = "What did the bananas cost at Hollybrook Grocers?"
+    assert unbound("The bananas cost 1.85 [1].", [RECEIPT], q) == [
+        "1.85 (the passages give it for something else)"
+    ]
+    verdict = check("The bananas cost 1.85 [1].", {1: RECEIPT}, question=q)
+    assert not verdict.grounded
+    asked = "What did the oat milk cost at Hollybrook Grocers?"
+    assert unbound("The oat milk cost 1.85 [1].", [RECEIPT], asked) == []
+    # Stems: "judges" in the question, "judge" beside the number.
+    eu = "There is one judge from each member state, 28 at present."
+    assert unbound("28 [1].", [eu], "How many judges are there in the EU?") == []
+    # A number alone on its line (a table that lost its rows) has nothing to be judged by.
+    assert unbound("Platform 4 [1].", ["Departs\n09:42\n4\nGreat Western"], "Which platform?") == []
+
+
+def test_an_unlinked_answer_is_declined_with_its_passages() -> None:
+    from service.answering.retrieval import Passage
+
+    passages = [
+        Passage(1, 1, 1, "/report.md", "md", {}, 0.5, PROJECTS),
+        Passage(2, 2, 1, "/report.md", "md", {}, 0.4, PEOPLE),
+    ]
+    text, verdict = postprocessor().postprocess(
+        "Rafael Costa led the Meadow project [2].", passages, question="Who led the Meadow project?"
+    )
+    assert is_abstention(text) and "Rafael Costa led" not in text and verdict.unlinked

@@ -28,6 +28,27 @@ def _upgrade_to(url: str, revision: str) -> None:
     command.upgrade(cfg, revision)
 
 
+def _store_one_chunk(url: str, chunk_text: str) -> None:
+    """Document 1 with chunk 7 holding ``chunk_text``, written with SQL valid since 0001."""
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO documents (id, path, collection, size_bytes, file_type, status, "
+                "chunk_count, created_at, updated_at) VALUES (1, '/a.txt', 'default', 3, 'text', "
+                "'ingested', 1, '2026-01-01', '2026-01-01')"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO chunks (id, document_id, ordinal, text, token_count, provenance, "
+                "embedding) VALUES (7, 1, 0, :text, 1, '{}', x'00')"
+            ),
+            {"text": chunk_text},
+        )
+    engine.dispose()
+
+
 def test_fresh_database_matches_the_models(tmp_path: Path) -> None:
     db = Database(f"sqlite:///{tmp_path / 'c.db'}")
     db.migrate()
@@ -43,22 +64,7 @@ def test_fresh_database_matches_the_models(tmp_path: Path) -> None:
 def test_upgrading_an_old_catalogue_keeps_its_chunks(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'old.db'}"
     _upgrade_to(url, "0001")
-    engine = create_engine(url)
-    with engine.begin() as conn:
-        conn.execute(
-            text(
-                "INSERT INTO documents (id, path, collection, size_bytes, file_type, status, "
-                "chunk_count, created_at, updated_at) VALUES (1, '/a.txt', 'default', 3, 'text', "
-                "'ingested', 1, '2026-01-01', '2026-01-01')"
-            )
-        )
-        conn.execute(
-            text(
-                "INSERT INTO chunks (id, document_id, ordinal, text, token_count, provenance, "
-                "embedding) VALUES (7, 1, 0, 'kept', 1, '{}', x'00')"
-            )
-        )
-    engine.dispose()
+    _store_one_chunk(url, "kept")
 
     db = Database(url)
     db.migrate()  # the service and CLI do this at every start
@@ -101,4 +107,32 @@ def test_template_v2_is_active_unless_the_user_chose_another(tmp_path: Path) -> 
     assert templates.get("write").system == "Mine. Cite [n]."  # the user's choice kept
     assert [v.version for v in templates.versions("write")] == [1, 2, 3]
     assert templates.get("summarize").version == 2
+    db.dispose()
+
+
+def test_a_catalogue_that_skipped_the_keyword_index_gets_it(tmp_path: Path) -> None:
+    """For a few hours on 2026-11-30, 0006 followed 0004; a catalogue migrated then is stamped
+    past 0005 without its keyword index. 0007 builds it, chunks already stored included."""
+    url = f"sqlite:///{tmp_path / 'skipped.db'}"
+    _upgrade_to(url, "0004")
+    _store_one_chunk(url, "Garden notes\nThe mutations were counted.")
+    engine = create_engine(url)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(ALEMBIC_DIR))
+    cfg.set_main_option("sqlalchemy.url", url)
+    command.stamp(cfg, "0006")  # what the wrong order left: 0006 applied, 0005 never
+    with engine.connect() as conn:
+        tables = {r[0] for r in conn.execute(text("SELECT name FROM sqlite_master"))}
+    assert "chunks_fts" not in tables
+    engine.dispose()
+
+    db = Database(url)
+    db.migrate()
+    with db.engine.connect() as conn:
+        title = conn.execute(text("SELECT title FROM chunks WHERE id = 7")).scalar()
+        found = conn.execute(
+            text("SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH 'mutation'")
+        ).all()
+    assert title == "Garden notes" and found == [(7,)]  # stemmed: "mutation" finds "mutations"
+    db.migrate()  # a catalogue that has it all is left as it is
     db.dispose()

@@ -96,13 +96,20 @@ class Retriever:
         cut: bool = True,
         min_score: float | None = None,
         relative_margin: float | None = None,
+        vector: np.ndarray | None = None,
     ) -> list[Passage]:
-        """The top ``k`` passages for a question, best first (``cut=False`` keeps every one)."""
+        """The top ``k`` passages for a question, best first (``cut=False`` keeps every one).
+
+        ``vector`` is the question's embedding when the caller already has it (shape
+        ``(dimension,)``, float32, unit length, as ``embedder.embed([question])[0]`` gives; an
+        evaluation embeds its questions in batches); else the question is embedded here.
+        """
         cfg = self.kb.settings.retrieval
         k = k or cfg.top_k
         filters = filters or Filters()
         pool = max(4 * k, 20)
-        vector = self.embedder.embed([question])[0]
+        if vector is None:
+            vector = self.embedder.embed([question])[0]
         rankings: list[list[int]] = []
         if method in ("hybrid", "dense"):
             rankings.append(self._dense(vector, pool, filters))

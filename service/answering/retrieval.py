@@ -118,15 +118,20 @@ class Retriever:
         fused = [cid for cid, _ in reciprocal_rank_fusion(rankings)][: max(k, pool)]
         if not fused:
             return []
-        with self.kb.db.session() as s:
-            by_id = catalogue.chunks_with_documents(s, fused)
         scored = []
-        for cid in fused:
-            if cid not in by_id:
-                continue  # a store ahead of the catalogue; repaired at next start
-            chunk, doc = by_id[cid]
-            cosine = float(np.frombuffer(chunk.embedding, dtype=np.float32) @ vector)
-            scored.append((chunk, doc, cosine))
+        with self.kb.db.session() as s:
+            # Only the first k are read (the pool is 4k): the next k only when some of them
+            # are missing (a store ahead of the catalogue; repaired at next start).
+            for start in range(0, len(fused), k):
+                ids = fused[start : start + k]
+                by_id = catalogue.chunks_with_documents(s, ids)
+                for cid in ids:
+                    if cid in by_id:
+                        chunk, doc = by_id[cid]
+                        cosine = float(np.frombuffer(chunk.embedding, dtype=np.float32) @ vector)
+                        scored.append((chunk, doc, cosine))
+                if len(scored) >= k:
+                    break
         scored = scored[:k]
         if cut and scored:
             best = max(c for _, _, c in scored)

@@ -8,7 +8,9 @@ import json
 from pathlib import Path
 
 import pytest
+from sqlalchemy import delete
 
+from core.db.models import Chunk
 from core.embedder import Embedder
 from core.filters import Filters
 from core.knowledge import KnowledgeBase
@@ -289,3 +291,25 @@ def test_batched_question_embeddings_rank_as_one_at_a_time(
         for q in questions
     )
     assert batched.summary()["recall@10"] == 1.0
+
+
+def test_passages_missing_from_the_catalogue_are_replaced_by_the_next(
+    tmp_path: Path, pipeline: IngestPipeline, kb: KnowledgeBase, embedder: Embedder
+) -> None:
+    # The retriever reads only the first k fused chunks from the catalogue; when a vector store
+    # is ahead of it (a chunk row gone, its vector still there), it reads on and still gives k.
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for name, text in {**DOCS, **NEAR_DOCS}.items():
+        (corpus / name).write_text(text)
+    assert pipeline.ingest_paths([corpus]).count("failed") == 0
+    retriever = Retriever(kb, embedder)
+    question = "When was the lighthouse lit?"
+    before = retriever.retrieve(question, k=2, method="dense", cut=False)
+    assert len(before) == 2
+    with kb.db.session() as s:  # the catalogue loses the best chunk; FAISS keeps its vector
+        s.execute(delete(Chunk).where(Chunk.id == before[0].chunk_id))
+        s.commit()
+    after = retriever.retrieve(question, k=2, method="dense", cut=False)
+    assert [p.chunk_id for p in after][:1] == [before[1].chunk_id]
+    assert len(after) == 2 and before[0].chunk_id not in {p.chunk_id for p in after}

@@ -251,18 +251,23 @@ def test_models_bench_smollm2(tmp_path: Path) -> None:
     assert 0.0 <= q["abstention_accuracy"] <= 1.0
 
 
-def test_batched_question_embeddings_rank_as_one_at_a_time(
-    tmp_path: Path, pipeline: IngestPipeline, kb: KnowledgeBase, embedder: Embedder
-) -> None:
-    # `hearth eval` embeds its questions in batches and hands each embedding to the retriever;
-    # the rankings must be the ones a question embedded on its own gets (padding in a batch of
-    # questions of different lengths must not move a passage).
+@pytest.fixture
+def retriever(tmp_path: Path, pipeline: IngestPipeline, kb: KnowledgeBase) -> Retriever:
+    """A retriever over DOCS and their close neighbours NEAR_DOCS, ingested."""
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     for name, text in {**DOCS, **NEAR_DOCS}.items():
         (corpus / name).write_text(text)
     assert pipeline.ingest_paths([corpus]).count("failed") == 0
-    retriever = Retriever(kb, embedder)
+    return Retriever(kb, pipeline.embedder)
+
+
+def test_batched_question_embeddings_rank_as_one_at_a_time(
+    retriever: Retriever, embedder: Embedder
+) -> None:
+    # `hearth eval` embeds its questions in batches and hands each embedding to the retriever;
+    # the rankings must be the ones a question embedded on its own gets (padding in a batch of
+    # questions of different lengths must not move a passage).
     questions = [GoldQuestion(f"q{i}", text, {name: 1}) for i, (text, name) in enumerate(QUESTIONS)]
 
     batch = embedder.embed([q.question for q in questions])
@@ -294,16 +299,10 @@ def test_batched_question_embeddings_rank_as_one_at_a_time(
 
 
 def test_passages_missing_from_the_catalogue_are_replaced_by_the_next(
-    tmp_path: Path, pipeline: IngestPipeline, kb: KnowledgeBase, embedder: Embedder
+    retriever: Retriever, kb: KnowledgeBase
 ) -> None:
     # The retriever reads only the first k fused chunks from the catalogue; when a vector store
     # is ahead of it (a chunk row gone, its vector still there), it reads on and still gives k.
-    corpus = tmp_path / "corpus"
-    corpus.mkdir()
-    for name, text in {**DOCS, **NEAR_DOCS}.items():
-        (corpus / name).write_text(text)
-    assert pipeline.ingest_paths([corpus]).count("failed") == 0
-    retriever = Retriever(kb, embedder)
     question = "When was the lighthouse lit?"
     before = retriever.retrieve(question, k=2, method="dense", cut=False)
     assert len(before) == 2

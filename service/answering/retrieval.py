@@ -96,13 +96,20 @@ class Retriever:
         cut: bool = True,
         min_score: float | None = None,
         relative_margin: float | None = None,
+        vector: np.ndarray | None = None,
     ) -> list[Passage]:
-        """The top ``k`` passages for a question, best first (``cut=False`` keeps every one)."""
+        """The top ``k`` passages for a question, best first (``cut=False`` keeps every one).
+
+        ``vector`` is the question's embedding when the caller already has it (shape
+        ``(dimension,)``, float32, unit length, as ``embedder.embed([question])[0]`` gives; an
+        evaluation embeds its questions in batches); else the question is embedded here.
+        """
         cfg = self.kb.settings.retrieval
         k = k or cfg.top_k
         filters = filters or Filters()
         pool = max(4 * k, 20)
-        vector = self.embedder.embed([question])[0]
+        if vector is None:
+            vector = self.embedder.embed([question])[0]
         rankings: list[list[int]] = []
         if method in ("hybrid", "dense"):
             rankings.append(self._dense(vector, pool, filters))
@@ -111,15 +118,20 @@ class Retriever:
         fused = [cid for cid, _ in reciprocal_rank_fusion(rankings)][: max(k, pool)]
         if not fused:
             return []
-        with self.kb.db.session() as s:
-            by_id = catalogue.chunks_with_documents(s, fused)
         scored = []
-        for cid in fused:
-            if cid not in by_id:
-                continue  # a store ahead of the catalogue; repaired at next start
-            chunk, doc = by_id[cid]
-            cosine = float(np.frombuffer(chunk.embedding, dtype=np.float32) @ vector)
-            scored.append((chunk, doc, cosine))
+        with self.kb.db.session() as s:
+            # Only the first k are read (the pool is 4k): the next k only when some of them
+            # are missing (a store ahead of the catalogue; repaired at next start).
+            for start in range(0, len(fused), k):
+                ids = fused[start : start + k]
+                by_id = catalogue.chunks_with_documents(s, ids)
+                for cid in ids:
+                    if cid in by_id:
+                        chunk, doc = by_id[cid]
+                        cosine = float(np.frombuffer(chunk.embedding, dtype=np.float32) @ vector)
+                        scored.append((chunk, doc, cosine))
+                if len(scored) >= k:
+                    break
         scored = scored[:k]
         if cut and scored:
             best = max(c for _, _, c in scored)

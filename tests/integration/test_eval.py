@@ -8,7 +8,16 @@ import json
 from pathlib import Path
 
 import pytest
+from sqlalchemy import delete
 
+from core.db.models import Chunk
+from core.embedder import Embedder
+from core.filters import Filters
+from core.knowledge import KnowledgeBase
+from ingest.pipeline import IngestPipeline
+from service.answering.retrieval import Retriever
+from service.evaluation.gold import GoldQuestion
+from service.evaluation.runner import RetrievalScores, rank_documents, score_retrieval
 from tests.integration.conftest import run_hearth
 
 MODEL = "smollm2-135m"
@@ -27,6 +36,34 @@ DOCS = {
         "the valley farms under ash and lava, and the crater lake formed afterwards."
     ),
 }
+
+
+# Close neighbours of DOCS, so the rankings below the first place are close calls.
+NEAR_DOCS = {
+    "lighthouse2.txt": (
+        "The Marren Head lighthouse was lit in 1881; its keepers logged the tide and the ships "
+        "rounding the headland each night."
+    ),
+    "bakery2.txt": (
+        "Holt's bakery on Mill Street opened in 1929 and sells rye loaves and honey cakes from "
+        "six in the morning."
+    ),
+    "volcano2.txt": (
+        "Mount Orrin, a volcano south of the highlands, last erupted in 1790, when ash covered "
+        "the orchards of the valley."
+    ),
+}
+
+#: (question, the document that answers it): short and long, so a batch pads them.
+QUESTIONS = [
+    ("Lighthouse keeper?", "lighthouse.txt"),
+    ("When was the Marren Head lighthouse lit for the first time, and what did its keepers "
+     "write down every night?", "lighthouse2.txt"),
+    ("Who founded the bakery on Canal Street?", "bakery.txt"),
+    ("Which bakery sells honey cakes?", "bakery2.txt"),
+    ("What did the great eruption of Mount Tarn in 1783 bury under ash and lava?", "volcano.txt"),
+    ("Orrin eruption", "volcano2.txt"),
+]  # fmt: skip
 
 
 def _gold_lines(corpus: Path) -> list[dict[str, object]]:
@@ -212,3 +249,66 @@ def test_models_bench_smollm2(tmp_path: Path) -> None:
     q = row["quality"]
     assert q["questions"] == 2 and q["answerable"] == 2
     assert 0.0 <= q["abstention_accuracy"] <= 1.0
+
+
+@pytest.fixture
+def retriever(tmp_path: Path, pipeline: IngestPipeline, kb: KnowledgeBase) -> Retriever:
+    """A retriever over DOCS and their close neighbours NEAR_DOCS, ingested."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    for name, text in {**DOCS, **NEAR_DOCS}.items():
+        (corpus / name).write_text(text)
+    assert pipeline.ingest_paths([corpus]).count("failed") == 0
+    return Retriever(kb, pipeline.embedder)
+
+
+def test_batched_question_embeddings_rank_as_one_at_a_time(
+    retriever: Retriever, embedder: Embedder
+) -> None:
+    # `hearth eval` embeds its questions in batches and hands each embedding to the retriever;
+    # the rankings must be the ones a question embedded on its own gets (padding in a batch of
+    # questions of different lengths must not move a passage).
+    questions = [GoldQuestion(f"q{i}", text, {name: 1}) for i, (text, name) in enumerate(QUESTIONS)]
+
+    batch = embedder.embed([q.question for q in questions])
+    for q, vector in zip(questions, batch, strict=True):
+        alone = retriever.retrieve(q.question, k=10, cut=False)
+        given = retriever.retrieve(q.question, k=10, cut=False, vector=vector)
+        assert [p.chunk_id for p in given] == [p.chunk_id for p in alone], q.question
+        assert [p.score for p in given] == pytest.approx([p.score for p in alone], abs=1e-4)
+        assert rank_documents(retriever, q.question, 10, Filters(), vector) == rank_documents(
+            retriever, q.question, 10, Filters()
+        )
+
+    def key_of(_q: GoldQuestion, _doc_id: int, path: str) -> str:
+        return Path(path).name
+
+    batched = score_retrieval(retriever, questions, key_of, 10, Filters(), progress=False)
+    single = RetrievalScores(10)
+    for q in questions:
+        ranked = [Path(p).name for _, p in rank_documents(retriever, q.question, 10, Filters())]
+        single.add(ranked, dict(q.relevance))
+    assert batched.summary() == single.summary()
+    assert batched.rr == single.rr and batched.ndcg10 == single.ndcg10
+    # The whole order is compared, not only the first: every document is ranked for each one.
+    assert all(
+        len(rank_documents(retriever, q.question, 10, Filters())) == len(DOCS) + len(NEAR_DOCS)
+        for q in questions
+    )
+    assert batched.summary()["recall@10"] == 1.0
+
+
+def test_passages_missing_from_the_catalogue_are_replaced_by_the_next(
+    retriever: Retriever, kb: KnowledgeBase
+) -> None:
+    # The retriever reads only the first k fused chunks from the catalogue; when a vector store
+    # is ahead of it (a chunk row gone, its vector still there), it reads on and still gives k.
+    question = "When was the lighthouse lit?"
+    before = retriever.retrieve(question, k=2, method="dense", cut=False)
+    assert len(before) == 2
+    with kb.db.session() as s:  # the catalogue loses the best chunk; FAISS keeps its vector
+        s.execute(delete(Chunk).where(Chunk.id == before[0].chunk_id))
+        s.commit()
+    after = retriever.retrieve(question, k=2, method="dense", cut=False)
+    assert [p.chunk_id for p in after][:1] == [before[1].chunk_id]
+    assert len(after) == 2 and before[0].chunk_id not in {p.chunk_id for p in after}

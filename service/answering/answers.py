@@ -15,7 +15,7 @@ from core.errors import InvalidInputError
 from core.settings import TASKS, HearthSettings
 from service.answering.context import check_fits, counted_tokens, overflow, prompt_tokens
 from service.answering.conversations import ConversationStore
-from service.answering.grounding import Grounding, check, recite, strip_invalid
+from service.answering.grounding import Grounding, check, only_citations, recite, strip_invalid
 from service.answering.injection import check_answer, neutralize, without_instructions
 from service.answering.multihop import second_hop
 from service.answering.passages import fit_passages, merge_identical
@@ -41,6 +41,11 @@ FOLLOWED_INSTRUCTION = (
 )
 #: Said instead of an answer the grounding check could not verify: Hearth declines (a reply no
 #: passage supports is not an answer) and shows what it found.
+#: Asked once more when a reply is nothing but citations ("[2]"): the reply is kept as the turn
+#: before, so the model sees what it wrote.
+CITATIONS_ONLY_REMINDER = (
+    "Write the answer as one full sentence taken from the passages, and cite it like [1]."
+)
 NOT_VERIFIED = (
     "I can't answer that from your documents: the reply I wrote could not be checked against "
     "them. Here are the passages that seem most relevant:"
@@ -392,11 +397,27 @@ class AnswerService:
         pieces: list[str] = []
         first: float | None = None
         if passages or template == "translate":
-            for piece in self.pool.generate(slot, ticket, messages, params, stop):
+            for piece in self.pool.generate(slot, ticket, messages, params, stop, release=False):
                 if first is None:
                     first = time.perf_counter()
                 pieces.append(piece)
                 yield Event("token", {"text": piece})
+            reply = "".join(pieces).strip()
+            if passages and only_citations(reply) and not stop.is_set():
+                # The 1.5B sometimes replies "[2]" alone; asked once more, it writes the
+                # sentence. The prompt's tokens are the same, so its KV state is reused.
+                steps["retried"] = 1.0
+                again: list[ChatMessage] = [
+                    *messages,
+                    {"role": "assistant", "content": reply},
+                    {"role": "user", "content": CITATIONS_ONLY_REMINDER},
+                ]
+                pieces = [" "]
+                for piece in self.pool.generate(slot, ticket, again, params, stop):
+                    pieces.append(piece)
+                    yield Event("token", {"text": piece})
+            elif ticket.running:
+                self.pool.finish(slot, ticket)
         else:  # nothing relevant enough: say so instead of letting the model invent
             first = time.perf_counter()
             pieces.append(DONT_KNOW)

@@ -49,6 +49,11 @@ def incomplete(answer: str) -> bool:
     return bool(words) and words[-1].lower() in _DANGLING
 
 
+def only_citations(reply: str) -> bool:
+    """True when ``reply`` is citation markers and nothing else: "[2]", "[1][3].", "[1], [2]"."""
+    return bool(CITE.search(reply)) and not re.sub(r"[\s.,;:]+", "", CITE.sub("", reply))
+
+
 def _bare(text: str) -> str:
     return " ".join(WORD.findall(fold(CITE.sub(" ", text))))
 

@@ -250,11 +250,17 @@ class ModelPool:
             outcome = "error"
             raise
         finally:
-            if release or outcome != "done":
-                ticket.release(outcome)
             if release:
-                for observe in self.observers:
-                    observe(slot.config.name, stats)
+                self.finish(slot, ticket, outcome)
+            elif outcome != "done":
+                ticket.release(outcome)
+
+    def finish(self, slot: ModelSlot, ticket: Ticket, outcome: str = "done") -> None:
+        """Free the ticket's place and report its figures: what ``generate`` does at its end,
+        for a request that kept its turn (``release=False``) and then needed no next step."""
+        ticket.release(outcome)
+        for observe in self.observers:
+            observe(slot.config.name, ticket.stats)
 
     def snapshot(self) -> dict[str, Any]:
         """Per model: plan, measured memory, warm-up TTFTs and queue figures."""

@@ -101,3 +101,42 @@ def test_canned_dont_know_reports_no_generation_speed(settings: HearthSettings) 
     assert answer.timings["completion_tokens"] > 1
     generated = service(settings, FakeRuntime(n=5, delay=0.001)).answer("what did the keeper do?")
     assert generated.timings["tokens_per_s"] > 0
+
+
+class Replies(ScriptedRuntime):
+    """Replies ``replies[i]`` to the i-th request; records the messages of each."""
+
+    def __init__(self, *replies: str) -> None:
+        super().__init__([])
+        self.replies = list(replies)
+        self.asked: list[list[Any]] = []
+
+    def stream_chat(self, messages: Any, params: Any, stop: threading.Event) -> Any:
+        self.asked.append(list(messages))
+        yield self.replies[len(self.asked) - 1]
+
+
+def test_a_reply_of_citations_alone_is_asked_once_more(settings: HearthSettings) -> None:
+    from service.answering.answers import CITATIONS_ONLY_REMINDER
+
+    rt = Replies("[1]", "The keeper lit the lamp [1].")
+    svc = service(settings, rt)
+    answer = svc.answer("what did the keeper do?")
+    assert answer.answer == "The keeper lit the lamp [1]." and answer.grounding["grounded"]
+    assert rt.asked[1][-2:] == [
+        {"role": "assistant", "content": "[1]"},
+        {"role": "user", "content": CITATIONS_ONLY_REMINDER},
+    ]
+    assert answer.timings["retried"] == 1.0
+    assert svc.pool.default.queue.depth == 0 and svc.pool.default.queue.recent[-1].outcome == "done"
+    # A sentence is taken as it is: one request, no retry.
+    rt = Replies("The keeper lit the lamp [1].")
+    answer = service(settings, rt).answer("what did the keeper do?")
+    assert len(rt.asked) == 1 and "retried" not in answer.timings
+
+
+def test_only_citations() -> None:
+    from service.answering.grounding import only_citations
+
+    assert only_citations("[2]") and only_citations(" [1][3]. ") and only_citations("[1], [2]")
+    assert not only_citations("1911 [2]") and not only_citations("") and not only_citations("No.")

@@ -39,13 +39,13 @@ FOLLOWED_INSTRUCTION = (
     "The reply followed an instruction written inside one of your documents instead of "
     "answering, so it is not shown; here are the passages that seem most relevant:"
 )
-#: Said instead of an answer the grounding check could not verify: Hearth declines (a reply no
-#: passage supports is not an answer) and shows what it found.
 #: Asked once more when a reply is nothing but citations ("[2]"): the reply is kept as the turn
 #: before, so the model sees what it wrote.
 CITATIONS_ONLY_REMINDER = (
     "Write the answer as one full sentence taken from the passages, and cite it like [1]."
 )
+#: Said instead of an answer the grounding check could not verify: Hearth declines (a reply no
+#: passage supports is not an answer) and shows what it found.
 NOT_VERIFIED = (
     "I can't answer that from your documents: the reply I wrote could not be checked against "
     "them. Here are the passages that seem most relevant:"

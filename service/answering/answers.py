@@ -507,13 +507,14 @@ class AnswerService:
         (``grounding.unmentioned``) becomes the "don't know" sentence naming it."""
         texts = {p.number: p.text for p in passages}
         labels = {p.number: p.label for p in passages}
-        verdict = check(text, texts, system, question, labels=labels)
+        wholes = [p.whole for p in passages if p.whole]
+        verdict = check(text, texts, system, question, labels=labels, whole=wholes)
         if verdict.invalid_citations:
             text = strip_invalid(text, verdict.invalid_citations)
         cited_right = recite(text, texts, verdict.cited)
         if cited_right != text:  # the answer's facts are all in another passage: cite that one
             text, dropped = cited_right, verdict.invalid_citations
-            verdict = check(text, texts, system, question, labels=labels)
+            verdict = check(text, texts, system, question, labels=labels, whole=wholes)
             verdict.invalid_citations = dropped
         injected = check_answer(
             text, question, {p.number: p.text for p in passages}, list(verdict.cited)

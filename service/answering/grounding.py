@@ -175,6 +175,7 @@ def check(
     system: str = "",
     question: str = "",
     labels: dict[int, str] | None = None,
+    whole: Iterable[str] = (),
 ) -> Grounding:
     """Judge ``answer`` against the retrieved passages (number -> text); with the prompt's
     ``system`` text, an answer echoing its worked examples is marked ``echoed_example``;
@@ -182,7 +183,8 @@ def check(
     with the passages' ``labels`` (number -> "file, page 2"), an answer that only repeats a
     label is ``incomplete``; a name or number of the ``question`` that the answer states and no
     passage holds, or a number the question asks about (``claims.asked_numbers``) that no passage
-    holds whatever the answer says, is ``unmentioned``; names the answer ties to a name of the
+    holds whatever the answer says (in the passages or their ``whole`` chunks, for passages cut to
+    the token budget), is ``unmentioned``; names the answer ties to a name of the
     question that no passage ties to it are ``unlinked``; numbers the cited passages give only for
     something else are ``unbound``."""
     numbers = cited_numbers(answer)
@@ -208,10 +210,13 @@ def check(
             miscited.append(c)
         elif latin or not _LATIN.search(c) or NUMBER.fullmatch(c):
             unsupported.append(c)
+    # What the question asks about is looked for in the whole chunks too: a passage cut to the
+    # token budget may have lost the sentence naming it ("Article 34" ... "It also means ...").
+    chunks = fold(" ".join([*passages.values(), *whole]))
     asked = {fold(c) for c in claims(question)}
-    found = [c for c in claims(answer) if fold(c) in asked and not present(c, everything)]
+    found = [c for c in claims(answer) if fold(c) in asked and not present(c, chunks)]
     for number in asked_numbers(question):  # "in 2027": no passage can answer for that year
-        if not present(number, everything):
+        if not present(number, chunks):
             found.append(max((c for c in claims(question) if number in c), key=len, default=number))
     unmentioned = list(dict.fromkeys(c for c in found if not any(c != o and c in o for o in found)))
     misses: list[str] = []

@@ -162,5 +162,6 @@ def fit_passages(
             text = GAP.lstrip() + text
         if kept[-1].index < len(units[i]) - 1:
             text = text + GAP.rstrip()
-        fitted.append(replace(p, number=len(fitted) + 1, text=text))
+        uncut = p.whole or (p.text if text != p.text else "")
+        fitted.append(replace(p, number=len(fitted) + 1, text=text, whole=uncut))
     return fitted

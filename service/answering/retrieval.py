@@ -33,6 +33,8 @@ class Passage:
     text: str
     #: Other files holding the same text (merged by ``service.answering.passages``).
     copies: tuple[Passage, ...] = ()
+    #: The chunk's whole text when ``text`` is a cut of it (``fit_passages``); "" when whole.
+    whole: str = ""
 
     @property
     def label(self) -> str:
@@ -49,6 +51,7 @@ class Passage:
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready form; ``copies`` lists the other files holding the same text."""
         data = asdict(self)
+        data.pop("whole")  # the model and the user see ``text``
         data["copies"] = [c.as_dict() for c in self.copies]
         return {**data, "name": Path(self.path).name, "label": self.label}
 

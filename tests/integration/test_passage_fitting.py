@@ -75,6 +75,7 @@ def test_budget_spans_passages_and_keeps_order_labels_and_gaps(embedder: Embedde
     assert fitted[0].path == "light.pdf" and "1852" in fitted[0].text
     assert sum(count(p.text.replace(GAP.strip(), "")) for p in fitted) <= 30 + 4
     assert fitted[0].text.endswith(GAP.strip())  # later sentences were left out
+    assert fitted[0].whole == first  # the whole chunk stays at hand for the grounding check
     assert [p.number for p in fitted] == list(range(1, len(fitted) + 1))
     assert fit_passages("q", passages, embedder, count, 0) == passages  # 0: unchanged
 

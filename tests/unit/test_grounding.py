@@ -255,3 +255,22 @@ def test_an_unverified_reply_declines_and_shows_the_passages() -> None:
     from service.answering.answers import NOT_VERIFIED
 
     assert is_abstention(NOT_VERIFIED + "\n[1] report.md: The Meadow project added panels.")
+
+
+def test_a_number_asked_about_is_looked_for_in_the_whole_chunk() -> None:
+    """squad_dev: the passage was cut to the token budget and lost "article 34"; the answer,
+    taken from "It also means ...", is right and must not be declined for "34"."""
+    from service.answering.retrieval import Passage
+
+    question = "Article 34 meant states could be responsible for what?"
+    whole = (
+        "Under article 34, goods move freely. "
+        + "It also means states can be responsible for private actors."
+    )
+    cut = "… It also means states can be responsible for private actors."
+    answer = "States can be responsible for private actors [1]."
+    assert check(answer, {1: cut}, question=question).unmentioned == ["34"]
+    assert check(answer, {1: cut}, question=question, whole=[whole]).unmentioned == []
+    passages = [Passage(1, 1, 1, "/eu.txt", "text", {}, 0.5, cut, whole=whole)]
+    assert postprocessor().postprocess(answer, passages, question=question)[0] == answer
+    assert "whole" not in passages[0].as_dict()

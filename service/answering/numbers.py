@@ -18,7 +18,7 @@ from collections import Counter
 
 import snowballstemmer
 
-from service.answering.claims import fold
+from service.answering.claims import CITE, fold
 
 _NUMBER = re.compile(r"(?<![\w.])\d[\d,.]*\d|(?<![\w.])\d(?![\w])")
 _TOKEN = re.compile(r"(?<![\w.])\d[\d,.]*\d(?!\w)|\w+", re.UNICODE)
@@ -122,7 +122,7 @@ def unbound(answer: str, passages: list[str], question: str = "") -> list[str]:
     contexts = [c for passage in passages for c in _contexts(passage)]
     question_words = _tokens(question)
     flagged: list[str] = []
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", re.sub(r"\[\d{1,3}\]", " ", answer)):
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", CITE.sub(" ", answer)):
         for m in _NUMBER.finditer(sentence):
             key = number_key(m.group(0))
             own = [words for k, words in contexts if k == key]

@@ -13,12 +13,10 @@ import sys
 import time
 from pathlib import Path
 
-from alembic.config import Config
-from sqlalchemy import create_engine, func, select, text
+from sqlalchemy import func, select
 
-from alembic import command
 from core.db.models import Chunk, Document
-from core.db.session import ALEMBIC_DIR, Database
+from core.db.session import Database
 from core.embedder import Embedder
 from core.filters import Filters
 from core.keywords import open_keyword_index
@@ -26,6 +24,7 @@ from core.knowledge import KnowledgeBase
 from ingest.pipeline import IngestPipeline
 from service.answering.retrieval import Retriever
 from tests.integration.conftest import REPO, backend_settings, hearth_env
+from tests.integration.old_catalogues import store_document, upgrade_to
 
 LONG_BODY = " ".join(
     f"Sentence {i} tells how the harbour crane lifted timber beside the gate." for i in range(80)
@@ -183,28 +182,8 @@ def test_a_killed_ingest_leaves_keyword_index_and_catalogue_in_step(tmp_path: Pa
 def test_migration_builds_the_index_of_a_catalogue_that_has_chunks(tmp_path: Path) -> None:
     (tmp_path / "data").mkdir()
     url = backend_settings(tmp_path / "data").sqlalchemy_url
-    cfg = Config()
-    cfg.set_main_option("script_location", str(ALEMBIC_DIR))
-    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
-    command.upgrade(cfg, "0004")
-    engine = create_engine(url)
-    with engine.begin() as conn:
-        conn.execute(
-            text(
-                "INSERT INTO documents (id, path, collection, size_bytes, file_type, status, "
-                "chunk_count, created_at, updated_at) VALUES (1, '/a.txt', 'default', 3, 'text', "
-                "'ingested', 2, '2026-01-01', '2026-01-01')"
-            )
-        )
-        for cid, ordinal, body in ((7, 0, "Kettle notes\nmutations kept"), (8, 1, "boiled")):
-            conn.execute(
-                text(
-                    "INSERT INTO chunks (id, document_id, ordinal, text, token_count, "
-                    "provenance, embedding) VALUES (:i, 1, :o, :t, 1, '{}', :e)"
-                ),
-                {"i": cid, "o": ordinal, "t": body, "e": b"\x00"},
-            )
-    engine.dispose()
+    upgrade_to(url, "0004")
+    store_document(url, ["Kettle notes\nmutations kept", "boiled"])
 
     db = Database(url)
     try:

@@ -6,47 +6,19 @@ from pathlib import Path
 
 import pytest
 from alembic.autogenerate import compare_metadata
-from alembic.config import Config
 from alembic.migration import MigrationContext
 from sqlalchemy import create_engine, text
 
 import core.db  # noqa: F401 - every model on Base.metadata
 from alembic import command
 from core.db.models import Base
-from core.db.session import ALEMBIC_DIR, Database
+from core.db.session import Database
 from core.keywords.base import include_object
+from tests.integration.old_catalogues import alembic_config, store_document, upgrade_to
 
 pytestmark = pytest.mark.embedded_only(
     "SQLite files; Postgres migrations are tested in test_scaled_backends.py"
 )
-
-
-def _upgrade_to(url: str, revision: str) -> None:
-    cfg = Config()
-    cfg.set_main_option("script_location", str(ALEMBIC_DIR))
-    cfg.set_main_option("sqlalchemy.url", url)
-    command.upgrade(cfg, revision)
-
-
-def _store_one_chunk(url: str, chunk_text: str) -> None:
-    """Document 1 with chunk 7 holding ``chunk_text``, written with SQL valid since 0001."""
-    engine = create_engine(url)
-    with engine.begin() as conn:
-        conn.execute(
-            text(
-                "INSERT INTO documents (id, path, collection, size_bytes, file_type, status, "
-                "chunk_count, created_at, updated_at) VALUES (1, '/a.txt', 'default', 3, 'text', "
-                "'ingested', 1, '2026-01-01', '2026-01-01')"
-            )
-        )
-        conn.execute(
-            text(
-                "INSERT INTO chunks (id, document_id, ordinal, text, token_count, provenance, "
-                "embedding) VALUES (7, 1, 0, :text, 1, '{}', x'00')"
-            ),
-            {"text": chunk_text},
-        )
-    engine.dispose()
 
 
 def test_fresh_database_matches_the_models(tmp_path: Path) -> None:
@@ -63,8 +35,8 @@ def test_fresh_database_matches_the_models(tmp_path: Path) -> None:
 
 def test_upgrading_an_old_catalogue_keeps_its_chunks(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'old.db'}"
-    _upgrade_to(url, "0001")
-    _store_one_chunk(url, "kept")
+    upgrade_to(url, "0001")
+    store_document(url, ["kept"])
 
     db = Database(url)
     db.migrate()  # the service and CLI do this at every start
@@ -81,7 +53,7 @@ def test_template_v2_is_active_unless_the_user_chose_another(tmp_path: Path) -> 
     from service.templates.service import TemplateService
 
     url = f"sqlite:///{tmp_path / 'old.db'}"
-    _upgrade_to(url, "0004")
+    upgrade_to(url, "0004")
     db = Database(url)
     templates = TemplateService(db)
     v1 = templates.get("qa", 1)
@@ -114,13 +86,11 @@ def test_a_catalogue_that_skipped_the_keyword_index_gets_it(tmp_path: Path) -> N
     """For a few hours on 2026-11-30, 0006 followed 0004; a catalogue migrated then is stamped
     past 0005 without its keyword index. 0007 builds it, chunks already stored included."""
     url = f"sqlite:///{tmp_path / 'skipped.db'}"
-    _upgrade_to(url, "0004")
-    _store_one_chunk(url, "Garden notes\nThe mutations were counted.")
+    upgrade_to(url, "0004")
+    store_document(url, ["Garden notes\nThe mutations were counted."])
     engine = create_engine(url)
-    cfg = Config()
-    cfg.set_main_option("script_location", str(ALEMBIC_DIR))
-    cfg.set_main_option("sqlalchemy.url", url)
-    command.stamp(cfg, "0006")  # what the wrong order left: 0006 applied, 0005 never
+    # What the wrong order left: 0006 applied, 0005 never.
+    command.stamp(alembic_config(url), "0006")
     with engine.connect() as conn:
         tables = {r[0] for r in conn.execute(text("SELECT name FROM sqlite_master"))}
     assert "chunks_fts" not in tables

@@ -10,6 +10,8 @@ from sqlalchemy import text
 
 from core.filters import Filters
 from core.keywords.base import (
+    FrequencyCache,
+    cap_terms,
     filter_sql,
     merge,
     query_terms,
@@ -23,12 +25,24 @@ if TYPE_CHECKING:
 
 
 class PostgresKeywordIndex:
-    """Full-text search of one Postgres catalogue."""
+    """Full-text search of one Postgres catalogue; each query scores at most ``max_postings``
+    (term, chunk) pairs, its commonest words dropped past that (``cap_terms``)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, max_postings: int) -> None:
         self.db = db
+        self.max_postings = max_postings
+        self._df = FrequencyCache(self._count)
+
+    def _count(self, word: str) -> int:
+        """Chunks holding ``word`` (the GIN index's posting list)."""
+        sql = text("SELECT count(*) FROM chunks WHERE search_vector @@ to_tsquery('english', :q)")
+        with self.db.session() as s:
+            return int(s.execute(sql, {"q": word}).scalar_one())
 
     def _words(self, words: tuple[str, ...], k: int, filters: Filters | None) -> list[Hit]:
+        words = cap_terms(words, self._df, self.max_postings)
+        if not words:
+            return []
         joins, where, params, binds = filter_sql(filters)
         # Words are letters and digits only (query_terms), so OR-ing them is a valid tsquery.
         sql = text(
@@ -65,5 +79,5 @@ class PostgresKeywordIndex:
 
 
 @register_keyword_index("postgresql")
-def _open(db: Database) -> Any:
-    return PostgresKeywordIndex(db)
+def _open(db: Database, max_postings: int) -> Any:
+    return PostgresKeywordIndex(db, max_postings)

@@ -8,12 +8,15 @@ change in the same transaction as the chunk rows and cost time proportional to t
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import text
 
 from core.filters import Filters
 from core.keywords.base import (
+    FrequencyCache,
+    cap_terms,
     filter_sql,
     merge,
     query_terms,
@@ -28,6 +31,7 @@ if TYPE_CHECKING:
 #: bm25() column weights (title, text): the title is repeated in every chunk of a document.
 TITLE_WEIGHT = 0.5
 TEXT_WEIGHT = 1.0
+TABLES = ("chunks_fts", "chunks_cjk")
 
 
 def _match(terms: tuple[str, ...]) -> str:
@@ -36,14 +40,26 @@ def _match(terms: tuple[str, ...]) -> str:
 
 
 class SqliteKeywordIndex:
-    """FTS5 search of one SQLite catalogue."""
+    """FTS5 search of one SQLite catalogue; each query scores at most ``max_postings``
+    (term, chunk) pairs, its commonest terms dropped past that (``cap_terms``)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, max_postings: int) -> None:
         self.db = db
+        self.max_postings = max_postings
+        self._df = {table: FrequencyCache(partial(self._count, table)) for table in TABLES}
+
+    def _count(self, table: str, term: str) -> int:
+        """Chunks holding ``term`` (reads its posting list, not the rows)."""
+        sql = text(f"SELECT count(*) FROM {table} WHERE {table} MATCH :q")
+        with self.db.session() as s:
+            return int(s.execute(sql, {"q": _match((term,))}).scalar_one())
 
     def _fts(
         self, table: str, terms: tuple[str, ...], k: int, filters: Filters | None
     ) -> list[Hit]:
+        terms = cap_terms(terms, self._df[table], self.max_postings)
+        if not terms:
+            return []
         joins, where, params, binds = filter_sql(filters)
         join_chunks = " JOIN chunks c ON c.id = f.rowid" + joins if joins else ""
         sql = text(
@@ -80,5 +96,5 @@ class SqliteKeywordIndex:
 
 
 @register_keyword_index("sqlite")
-def _open(db: Database) -> Any:
-    return SqliteKeywordIndex(db)
+def _open(db: Database, max_postings: int) -> Any:
+    return SqliteKeywordIndex(db, max_postings)

@@ -84,7 +84,7 @@ class Retriever:
         self.kb = kb
         self.embedder = embedder
         self.backend = kb.settings.retrieval.dense_backend
-        self.keywords = open_keyword_index(kb.db)
+        self.keywords = open_keyword_index(kb.db, kb.settings.retrieval.keyword_postings)
 
     def _dense(self, vector: Any, n: int, filters: Filters) -> list[int]:
         store = self.kb.queryable_store(self.backend)

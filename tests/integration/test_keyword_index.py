@@ -57,6 +57,34 @@ def test_stemmed_words_and_a_two_character_cjk_word_are_found(
     assert keyword("量子") == []  # a two-character word in no document
 
 
+def test_a_postings_budget_drops_the_commonest_words_and_keeps_the_rare_one(
+    tmp_path: Path, pipeline: IngestPipeline, kb: KnowledgeBase
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(12):  # "harbour" is in every file, "quince" in one
+        extra = " The quince orchard grew beside it." if i == 7 else ""
+        (docs / f"note{i:02d}.txt").write_text(f"Note {i}. The harbour was busy today.{extra}")
+    assert pipeline.ingest_paths([docs]).count("failed") == 0
+
+    def found(max_postings: int) -> list[int]:
+        return [
+            h.chunk_id for h in open_keyword_index(kb.db, max_postings).search("harbour quince", 20)
+        ]
+
+    full, capped = found(0), found(5)
+    assert len(full) == 12  # every chunk holds one of the words
+    assert capped == full[:1]  # "harbour" (12 chunks) is over the budget: only quince's chunk
+    with kb.db.session() as s:
+        path = s.execute(
+            select(Document.path)
+            .join(Chunk, Chunk.document_id == Document.id)
+            .where(Chunk.id == capped[0])
+        ).scalar_one()
+    assert Path(path).name == "note07.txt"
+    assert found(1_000) == full  # a budget that fits changes nothing
+
+
 def test_every_chunk_carries_its_title_for_both_arms(
     tmp_path: Path, pipeline: IngestPipeline, kb: KnowledgeBase, embedder: Embedder
 ) -> None:

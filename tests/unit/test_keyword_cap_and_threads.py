@@ -1,0 +1,102 @@
+"""The keyword postings cap (core/keywords/base.py) and the core budget (core/threads.py)."""
+
+from __future__ import annotations
+
+import threading
+
+from core.keywords.base import FrequencyCache, cap_terms
+from core.threads import CoreBudget, available_cores, budget, configure
+
+DF = {"from": 44_000, "which": 34_000, "countries": 9_600, "norse": 960, "originate": 5_900}
+
+
+def test_no_cap_or_a_budget_that_fits_keeps_every_term_in_order() -> None:
+    terms = ("from", "which", "norse")
+    assert cap_terms(terms, DF.__getitem__, 0) == terms
+    assert cap_terms(terms, DF.__getitem__, 100_000) == terms
+
+
+def test_the_commonest_terms_are_dropped_past_the_budget() -> None:
+    terms = ("from", "which", "countries", "norse", "originate")
+    assert cap_terms(terms, DF.__getitem__, 20_000) == ("countries", "norse", "originate")
+    assert cap_terms(terms, DF.__getitem__, 7_000) == ("norse", "originate")
+
+
+def test_the_rarest_term_is_kept_even_over_budget_and_absent_terms_go() -> None:
+    df = {"common": 90_000, "commoner": 95_000, "nowhere": 0}
+    assert cap_terms(("common", "commoner", "nowhere"), df.__getitem__, 1_000) == ("common",)
+    assert cap_terms(("nowhere", "common"), df.__getitem__, 100_000) == ("common",)
+
+
+def test_frequencies_are_counted_once_and_the_oldest_dropped() -> None:
+    counted: list[str] = []
+
+    def count(term: str) -> int:
+        counted.append(term)
+        return len(term)
+
+    cache = FrequencyCache(count, size=2)
+    assert cache("ab") == 2 and cache("ab") == 2
+    assert counted == ["ab"]
+    cache("abc")
+    cache("abcd")  # "ab" is the least recently used: dropped
+    cache("ab")
+    assert counted == ["ab", "abc", "abcd", "ab"]
+
+
+def test_frequencies_expire() -> None:
+    calls = []
+    cache = FrequencyCache(lambda t: calls.append(t) or 1, ttl_s=0.0)
+    cache("x")
+    cache("x")
+    assert calls == ["x", "x"]
+
+
+def test_answer_and_ingest_alone_get_every_core_and_together_add_up() -> None:
+    b = CoreBudget(cores=2, answer_cores=1)
+    assert (b.answer_threads(), b.ingest_threads()) == (2, 2)
+    with b.answering():
+        assert b.ingest_threads() == 1 and b.answer_threads() == 2
+        with b.ingesting():
+            assert b.answer_threads() + b.ingest_threads() == 2
+    assert (b.answer_threads(), b.ingest_threads()) == (2, 2)
+    eight = CoreBudget(cores=8, answer_cores=5)
+    with eight.answering(), eight.ingesting():
+        assert (eight.answer_threads(), eight.ingest_threads()) == (5, 3)
+    assert eight.fixed_ingest_threads() == 3
+
+
+def test_without_sharing_every_component_takes_every_core() -> None:
+    b = CoreBudget(cores=4, answer_cores=2, share=False)
+    with b.answering(), b.ingesting():
+        assert (b.answer_threads(), b.ingest_threads(), b.fixed_ingest_threads()) == (4, 4, 4)
+
+
+def test_one_core_is_never_split_below_one_thread() -> None:
+    b = CoreBudget(cores=1, answer_cores=1)
+    with b.answering(), b.ingesting():
+        assert (b.answer_threads(), b.ingest_threads()) == (1, 1)
+
+
+def test_configure_keeps_work_in_progress_and_counts_across_threads() -> None:
+    old = (budget().cores, budget().answer_cores, budget().share)
+    try:
+        configure(cores=2, answer_cores=1)
+        started, release = threading.Event(), threading.Event()
+
+        def ingest() -> None:
+            with budget().ingesting():
+                started.set()
+                release.wait(5)
+
+        worker = threading.Thread(target=ingest)
+        worker.start()
+        started.wait(5)
+        configure(cores=2, answer_cores=1)  # settings loaded again mid-ingest
+        assert budget().answer_threads() == 1
+        release.set()
+        worker.join(5)
+        assert budget().answer_threads() == 2
+    finally:
+        configure(*old)
+    assert available_cores() >= 1

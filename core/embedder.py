@@ -75,6 +75,8 @@ class SentenceTransformerEmbedder:
     def _encode(self, texts: list[str], one_thread: bool = False) -> np.ndarray:
         import torch
 
+        from core.threads import budget
+
         with self._lock:
             # Questions are short texts, too small a job to split: with the cores shared,
             # torch's threads wait for each other. MiniLM, one 13-token question, another
@@ -82,9 +84,10 @@ class SentenceTransformerEmbedder:
             # questions in one call, load average 5.8 on 2 cores: 7 ms each on 1 thread, 33 ms
             # on 2. Ingest batches keep every thread. Safe under the lock: torch here serves
             # only this model.
+            # Bulk slices take the cores ingest has now (core/threads.py): all of them, or
+            # its share while an answer is being written.
             threads = torch.get_num_threads()
-            if one_thread:
-                torch.set_num_threads(1)
+            torch.set_num_threads(1 if one_thread else budget().ingest_threads())
             try:
                 vectors = self._model.encode(
                     texts,
@@ -108,11 +111,14 @@ class SentenceTransformerEmbedder:
             return np.zeros((0, self.dimension), dtype=np.float32)
         if len(texts) == 1:
             return self.embed_questions(texts)
+        from core.threads import budget
+
         parts = []
         for start in range(0, len(texts), BULK_SLICE):
             with self._turns:
                 self._turns.wait_for(lambda: self._urgent == 0)
-            parts.append(self._encode(texts[start : start + BULK_SLICE]))
+            with budget().ingesting():
+                parts.append(self._encode(texts[start : start + BULK_SLICE]))
         return np.concatenate(parts)
 
     def embed_questions(self, questions: list[str]) -> np.ndarray:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.errors import ModelError
 from core.holder import ModelHolder
+from core.threads import budget
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -129,7 +130,15 @@ class OcrModel:
         try:
             from rapidocr import RapidOCR
 
-            engine = RapidOCR(params={"Global.log_level": "error"})
+            # onnxruntime fixes its threads at load: the share ingest keeps beside an answer.
+            threads = budget().fixed_ingest_threads()
+            engine = RapidOCR(
+                params={
+                    "Global.log_level": "error",
+                    "EngineConfig.onnxruntime.intra_op_num_threads": threads,
+                    "EngineConfig.onnxruntime.inter_op_num_threads": 1,
+                }
+            )
         except Exception as exc:
             raise ModelError(f"OCR engine (rapidocr) failed to load: {exc}") from exc
         logging.getLogger("RapidOCR").setLevel(logging.ERROR)
@@ -142,6 +151,6 @@ class OcrModel:
         if factor < 1.0:
             size = (max(1, round(rgb.width * factor)), max(1, round(rgb.height * factor)))
             rgb = rgb.resize(size)
-        with self.holder.use() as engine:
+        with self.holder.use() as engine, budget().ingesting():
             output = engine(rgb)
         return _lines(output, factor, self.settings.min_score)

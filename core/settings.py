@@ -146,7 +146,11 @@ class LLMSettings(BaseModel):
         "or a path to any GGUF file.",
     )
     n_ctx: int = Field(4096, ge=256, le=131072, description="Context length in tokens.")
-    n_threads: int = Field(0, ge=0, description="CPU threads; 0 means every core.")
+    n_threads: int = Field(
+        0,
+        ge=0,
+        description="CPU threads; 0 means every core, fewer while ingest runs (threads section).",
+    )
     n_batch: int = Field(512, ge=32, le=8192, description="Prompt batch size.")
     max_tokens: int = Field(384, ge=1, le=8192, description="Most tokens generated per answer.")
     temperature: float = Field(0.0, ge=0.0, le=2.0, description="Sampling temperature.")
@@ -164,13 +168,14 @@ class LLMSettings(BaseModel):
     )
     flash_attn: bool = Field(False, description="Flash attention (always on for a quantized KV).")
     prompt_cache_mib: int = Field(
-        0,
+        192,
         ge=0,
         le=65536,
         description="Saved KV states per local model (MiB) so a prompt starting like an earlier "
         "one (the template's system text, a conversation's previous turns) is not evaluated "
-        "again; 0 (the default) turns it off. Counted in the memory plan. Off by default until "
-        "a replay served from a restored state is shown to repeat its answer (see NOTES.md).",
+        "again, even after another template (condensing a follow-up) used the context; 0 turns "
+        "it off. Counted in the memory plan. A replay reuses no more of its prompt than the "
+        "original answer did, so it is evaluated the same way.",
     )
     use_mlock: bool = Field(
         False, description="Lock the model in RAM; reported, not fatal, when ulimit -l is too low."
@@ -245,6 +250,13 @@ class RetrievalSettings(BaseModel):
         le=32768,
         description="Token budget for all passages of a prompt: the sentences bearing on the "
         "question are kept until it is spent (0: whole passages, top_k of them).",
+    )
+    keyword_postings: int = Field(
+        60_000,
+        ge=0,
+        description="Most (word, chunk) pairs one keyword search scores: past it the question's "
+        "commonest words are left out (they weigh least in BM25), so keyword search stays fast "
+        "in a library of a million chunks (bench/scale.py). 0: no limit.",
     )
     dense_backend: Literal["faiss", "chroma"] = Field(
         "faiss", description="Which vector store answers dense queries."
@@ -328,7 +340,9 @@ class SpeechSettings(BaseModel):
         "Whisper model (e.g. base or a multilingual one).",
     )
     compute_type: str = Field("int8", description="CTranslate2 compute type on the CPU.")
-    n_threads: int = Field(0, ge=0, description="CPU threads; 0 means every core.")
+    n_threads: int = Field(
+        0, ge=0, description="CPU threads; 0 means the cores ingest keeps beside an answer."
+    )
     beam_size: int = Field(5, ge=1, le=10, description="Beam width; 1 is greedy (faster).")
     vad: bool = Field(True, description="Skip non-speech with the Silero VAD bundled in the wheel.")
     language: str | None = Field(
@@ -392,6 +406,25 @@ class OcrSettings(BaseModel):
         300.0, ge=0.0, description="Free the models after this long unused (0: right after use)."
     )
     resident: bool = Field(False, description="Keep the models loaded once they have been used.")
+
+
+class ThreadSettings(BaseModel):
+    """How the CPU cores are shared between answering and ingest (core/threads.py)."""
+
+    cores: int = Field(
+        0, ge=0, description="Cores to use; 0 means every core this process may use."
+    )
+    answer_cores: int = Field(
+        0,
+        ge=0,
+        description="Cores the answer's model keeps while ingest runs at the same time (ingest "
+        "gets the rest); 0 means half, rounded up. Either alone uses every core.",
+    )
+    share: bool = Field(
+        True,
+        description="false: every component takes every core, as the libraries do by default "
+        "(they then oversubscribe the cores when an answer and an ingest run at once).",
+    )
 
 
 class ServerSettings(BaseModel):
@@ -498,6 +531,10 @@ class HearthSettings(BaseSettings):
         default_factory=TtsSettings,  # type: ignore[arg-type]
         description=TtsSettings.__doc__,
     )
+    threads: ThreadSettings = Field(
+        default_factory=ThreadSettings,  # type: ignore[arg-type]
+        description=ThreadSettings.__doc__,
+    )
 
     @classmethod
     def settings_customise_sources(
@@ -568,4 +605,7 @@ def load_settings(**overrides: Any) -> HearthSettings:
     settings.data_dir = settings.data_dir.expanduser().resolve()
     settings.models_dir = settings.models_dir.expanduser().resolve()
     settings.watch.folders = [f.expanduser().resolve() for f in settings.watch.folders]
+    from core.threads import configure
+
+    configure(settings.threads.cores, settings.threads.answer_cores, settings.threads.share)
     return settings

@@ -10,7 +10,6 @@ two people talking at once are not read as one garbled mix. The model lives in a
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -20,6 +19,7 @@ from core.bundled import PACKAGED, packaged_path
 from core.errors import LoaderError, ModelError
 from core.holder import ModelHolder
 from core.offline import enforce_offline
+from core.threads import budget
 
 if TYPE_CHECKING:
     import numpy as np
@@ -136,7 +136,8 @@ class SpeechModel:
         path = whisper_path(self.settings.model)
         from faster_whisper import WhisperModel
 
-        threads = self.settings.n_threads or os.cpu_count() or 1
+        # CTranslate2 fixes its threads at load: the share ingest keeps beside an answer.
+        threads = self.settings.n_threads or budget().fixed_ingest_threads()
         try:
             return WhisperModel(
                 str(path),
@@ -155,7 +156,7 @@ class SpeechModel:
         if len(audio) == 0:
             return Transcript([], 0.0)
         cfg = self.settings
-        with self.holder.use() as model:
+        with self.holder.use() as model, budget().ingesting():
             pieces, _info = model.transcribe(
                 audio,
                 beam_size=cfg.beam_size,

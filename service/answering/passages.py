@@ -81,7 +81,8 @@ class _Piece:
 
 
 def _score(embedder: Embedder, question: str, sentences: list[str]) -> np.ndarray:
-    vectors = embedder.embed([question, *sentences])
+    # On the answer's path: ahead of ingest slices, on one thread (Embedder.embed_questions).
+    vectors = embedder.embed_questions([question, *sentences])
     return np.asarray(vectors[1:] @ vectors[0], dtype=np.float32)
 
 

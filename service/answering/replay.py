@@ -27,6 +27,10 @@ class ReplayResult:
     replayed_chunks: list[int]
 
 
+def _int_or_none(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
 def replay(service: AnswerService, answer_id: int) -> ReplayResult:
     """Re-run an answer: same standalone question, retrieval settings, history, template
     version (its hash checked), model (its sha256 checked), sampling settings and seed."""
@@ -79,6 +83,9 @@ def replay(service: AnswerService, answer_id: int) -> ReplayResult:
         int(sampling["max_tokens"]),
         int(sampling["seed"]),
         tuple(sampling.get("stop") or ()),
+        # The prompt evaluated in the same batches as the original (NOTES.md: a prompt evaluated
+        # on another prefix can take another token at a near-tie); None for older records.
+        reuse_at_most=_int_or_none(rec.timings.get("prompt_cached_tokens")),
     )
     ticket = slot.queue.admit()
     stop = threading.Event()

@@ -30,10 +30,16 @@ class SamplingParams:
     #: Log-probabilities of each generated token with this many alternatives (0-20), yielded
     #: as ``LoggedPiece``s; None: not computed. Sampling is the same either way.
     logprobs: int | None = None
+    #: Not sampling but evaluation, and not stored: reuse at most this many prompt tokens from
+    #: the KV cache (live or saved). A replay passes the original's ``prompt_cached_tokens``,
+    #: so its prompt is evaluated in the same batches and a near-tie falls the same way.
+    reuse_at_most: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """Plain dict for storage and responses."""
-        return asdict(self)
+        out = asdict(self)
+        out.pop("reuse_at_most")
+        return out
 
 
 @dataclass

@@ -102,11 +102,13 @@ class PrefixCachingLlama(Llama):
         self._pending: PromptStats | None = None
         #: Set by the runtime for one generation to record each sampled token's logprobs.
         self.recorder: LogprobRecorder | None = None
+        #: Set by the runtime for one generation: reuse at most this many prompt tokens.
+        self.reuse_limit: int | None = None
 
-    def _restore(self, tokens: list[int]) -> float:
+    def _restore(self, tokens: list[int], limit: int) -> float:
         live = common_prefix(self._input_ids.tolist(), tokens) if self.n_tokens else 0
         state, length = self.states.best(tokens)
-        if state is None or length <= live:
+        if state is None or min(length, limit) <= min(live, limit):
             return 0.0
         started = time.perf_counter()
         buf = (ctypes.c_uint8 * len(state.data)).from_buffer_copy(state.data)
@@ -134,8 +136,15 @@ class PrefixCachingLlama(Llama):
         the generation ends (finished, stopped or abandoned)."""
         tokens = list(tokens)
         stats = PromptStats(prompt_tokens=len(tokens))
+        limit = len(tokens) if self.reuse_limit is None else self.reuse_limit
         if self.states.capacity > 0:
-            stats.restore_s = round(self._restore(tokens), 4)
+            stats.restore_s = round(self._restore(tokens, limit), 4)
+        if self.reuse_limit is not None and self.n_tokens > limit:
+            # generate() keeps the common prefix of the first n_tokens and evaluates the rest
+            # (eval drops the KV cells past n_tokens first); the live logits are not those of
+            # token n_tokens - 1 any more, so at least one token is evaluated again.
+            self.n_tokens = limit
+            self._requires_eval = True
         self._pending = stats
         self.last_prompt = stats
         try:

@@ -88,3 +88,28 @@ def test_saved_states_do_not_change_temperature_zero_output(settings: HearthSett
     # take another token at a near-tie (SmolLM2: "...place, filled with" vs "...place, and it's");
     # llama-cpp-python's own live-prefix reuse has the same property. The start stays the same.
     assert outputs[1][2].split()[:6] == outputs[1][0].split()[:6]
+
+
+def test_a_replay_reuses_no_more_of_its_prompt_than_the_original(
+    settings: HearthSettings,
+) -> None:
+    # SmolLM2 answers this prompt differently when it is evaluated on top of its own earlier
+    # state (a near-tie at temperature 0); a replay limited to the original's reuse does not.
+    messages = [{"role": "user", "content": "Name a colour."}]
+    params = SamplingParams(0.0, 1.0, 16, 0)
+    runtime = _runtime(settings, 64)
+    try:
+        first = "".join(runtime.stream_chat(messages, params, threading.Event()))  # type: ignore[arg-type]
+        stats = runtime.prompt_stats()
+        assert stats is not None
+        reused = stats.cached_tokens
+        "".join(runtime.stream_chat(messages, params, threading.Event()))  # type: ignore[arg-type]
+        stats = runtime.prompt_stats()
+        assert stats is not None and stats.cached_tokens > reused  # a longer prefix is there
+        limited = SamplingParams(0.0, 1.0, 16, 0, reuse_at_most=reused)
+        again = "".join(runtime.stream_chat(messages, limited, threading.Event()))  # type: ignore[arg-type]
+        stats = runtime.prompt_stats()
+        assert stats is not None and stats.cached_tokens == reused
+        assert again == first
+    finally:
+        runtime.close()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +11,7 @@ from core.bundled import known_sha256, sha256_file
 from core.errors import ModelError
 from core.gguf import read_gguf
 from core.settings import LLMSettings
+from core.threads import budget
 from service.llm.base import ChatMessage, PromptStats, SamplingParams
 from service.llm.logprobs import LoggedPiece, LogprobRecorder
 
@@ -57,7 +57,11 @@ class LlamaCppRuntime:
         self.flash_attn = settings.flash_attn or self.kv_type != "f16"
         self._known_sha = known_sha256(name)
         self._sha: str | None = self._known_sha
-        threads = settings.n_threads or os.cpu_count() or 1
+        # n_threads 0: every core, less ingest's share while ingest runs (core/threads.py),
+        # set again before each step of a generation (_fit_threads).
+        self._fixed_threads = settings.n_threads
+        threads = settings.n_threads or budget().cores
+        self._threads = threads
         try:
             probe_meta = self._read_metadata(path)
             self._llm: Any = PrefixCachingLlama(
@@ -85,6 +89,15 @@ class LlamaCppRuntime:
         """GGUF key/values read from the header, without loading anything."""
         return {k: str(v) for k, v in read_gguf(path).metadata.items()}
 
+    def _fit_threads(self) -> None:
+        """Give llama.cpp the threads the core budget allows now (unless fixed by settings)."""
+        if self._fixed_threads:
+            return
+        threads = budget().answer_threads()
+        if threads != self._threads:
+            self._llm._ctx.set_n_threads(threads, threads)
+            self._threads = threads
+
     def model_sha256(self) -> str:
         """sha256 of the model file (published value for bundled models)."""
         if self._sha is None:
@@ -99,7 +112,8 @@ class LlamaCppRuntime:
     def prefill(self, messages: list[ChatMessage]) -> None:
         """Evaluate ``messages`` once (one token generated) so that later prompts starting
         the same way, such as every answer of a template version, reuse their KV state."""
-        with self._lock:
+        with self._lock, budget().answering():
+            self._fit_threads()
             self._llm.create_chat_completion(messages=list(messages), max_tokens=1, temperature=0)
 
     def count_tokens(self, text: str) -> int:
@@ -110,9 +124,10 @@ class LlamaCppRuntime:
         self, messages: list[ChatMessage], params: SamplingParams, stop: threading.Event
     ) -> Iterator[str]:
         """Stream the reply; the context is held for the whole generation."""
-        with self._lock:
+        with self._lock, budget().answering():
             if stop.is_set():
                 return
+            self._fit_threads()
             grammar = None
             if params.json_schema is not None:  # sampling constrained to the schema
                 from llama_cpp.llama_grammar import LlamaGrammar
@@ -120,6 +135,7 @@ class LlamaCppRuntime:
                 grammar = LlamaGrammar.from_json_schema(params.json_schema, verbose=False)
             recorder = None if params.logprobs is None else LogprobRecorder(params.logprobs)
             self._llm.recorder = recorder
+            self._llm.reuse_limit = params.reuse_at_most
             stream = self._llm.create_chat_completion(
                 messages=list(messages),
                 temperature=params.temperature,
@@ -133,6 +149,7 @@ class LlamaCppRuntime:
             sent = 0  # bytes of reply text yielded so far
             try:
                 for part in stream:
+                    self._fit_threads()  # between steps: ingest may have started or ended
                     piece = part["choices"][0]["delta"].get("content")
                     if piece and recorder is not None:
                         sent += len(piece.encode("utf-8"))
@@ -144,6 +161,7 @@ class LlamaCppRuntime:
             finally:
                 stream.close()
                 self._llm.recorder = None
+                self._llm.reuse_limit = None
 
     def close(self) -> None:
         """Free the model's memory."""

@@ -201,19 +201,19 @@ def check(
     haystack = fold(" ".join(pool))
     everything = fold(" ".join(passages.values()))
     latin = latin_share(" ".join(pool)) >= MIN_LATIN_SHARE
-    unsupported: list[str] = []
-    miscited: list[str] = []
-    for c in claims(answer):
-        if present(c, haystack):
-            continue
-        if not NUMBER.fullmatch(c) and present(c, everything):
-            miscited.append(c)
-        elif latin or not _LATIN.search(c) or NUMBER.fullmatch(c):
-            unsupported.append(c)
     # What the question asks about is looked for in the whole chunks too: a passage cut to the
     # token budget may have lost the sentence naming it ("Article 34" ... "It also means ...").
     chunks = fold(" ".join([*passages.values(), *whole]))
     asked = {fold(c) for c in claims(question)}
+    unsupported: list[str] = []
+    miscited: list[str] = []
+    for c in claims(answer):
+        if present(c, haystack) or (fold(c) in asked and present(c, chunks)):
+            continue  # a name or number of the question, held by a chunk cut for the prompt
+        if not NUMBER.fullmatch(c) and present(c, everything):
+            miscited.append(c)
+        elif latin or not _LATIN.search(c) or NUMBER.fullmatch(c):
+            unsupported.append(c)
     found = [c for c in claims(answer) if fold(c) in asked and not present(c, chunks)]
     for number in asked_numbers(question):  # "in 2027": no passage can answer for that year
         if not present(number, chunks):

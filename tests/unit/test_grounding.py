@@ -274,3 +274,17 @@ def test_a_number_asked_about_is_looked_for_in_the_whole_chunk() -> None:
     passages = [Passage(1, 1, 1, "/eu.txt", "text", {}, 0.5, cut, whole=whole)]
     assert postprocessor().postprocess(answer, passages, question=question)[0] == answer
     assert "whole" not in passages[0].as_dict()
+
+
+def test_a_number_of_the_question_held_by_the_whole_chunk_is_not_unsupported() -> None:
+    """squad_dev: "Article 34 ... [1]" was answered right but flagged ``unsupported: 34`` because
+    the passage given to the model had been cut; a number the question names and its chunk
+    holds is supported. One the question does not name is still judged on the cut text."""
+    question = "Article 34 meant states could be responsible for what?"
+    whole = "Under article 34, goods move freely. It also means states answer for private actors."
+    cut = "… It also means states answer for private actors."
+    answer = "Under Article 34, states answer for private actors [1]."
+    assert "34" in check(answer, {1: cut}, question=question).unsupported
+    assert "34" not in check(answer, {1: cut}, question=question, whole=[whole]).unsupported
+    invented = "Under Article 35, states answer for private actors [1]."
+    assert "35" in check(invented, {1: cut}, question=question, whole=[whole]).unsupported

@@ -1,7 +1,7 @@
 """Answers old vs new in one run: today's pipeline (whole passages, top_k of them, no saved KV
-states) against the new one (passages fitted to a token budget by sentence, identical passages
-merged, KV prefix states saved), on the default model, question by question, interleaved so that
-both see the same machine load.
+states, prompt batches of 512) against the new one (passages fitted to a token budget by
+sentence, identical passages merged, KV prefix states saved, the default batches), on the
+default model, question by question, interleaved so that both see the same machine load.
 
 Questions: SQuAD 2.0 dev answerable questions over its corpus (a scratch knowledge base, built
 once with ``service.evaluation.scratch`` and reused), questions on ``../shared/data/docs``, and
@@ -284,6 +284,7 @@ def main() -> None:
     old_settings = base.model_copy(deep=True)
     old_settings.retrieval.passage_tokens = 0
     old_settings.llm.prompt_cache_mib = 0
+    old_settings.llm.n_batch = old_settings.llm.n_ubatch = 512  # today's batches
     new_settings = base.model_copy(deep=True)
     kb = KnowledgeBase(base)
     retriever = Retriever(kb, embedder)

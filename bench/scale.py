@@ -12,8 +12,11 @@ as Hearth does. Then a fresh process per size measures:
 
 - start-up to ready: open the catalogue and stores, repair, build the Retriever, s (and that
   nothing was rebuilt: repair changed nothing and the FAISS file was not rewritten);
-- question p50 / p95 over 50 squad questions (spread over its articles), ms, and the median of each part (embed, keyword,
-  vector; fuse + fetch is the rest);
+- question p50 / p95 over 50 squad questions (spread over its articles), ms, and the median
+  of each part (embed, keyword, vector; fuse + fetch is the rest);
+- the keyword postings cap (``retrieval.keyword_postings``) against no cap: time, the overlap
+  of their top 10, and the recall@10 of 200 questions' own squad_dev paragraphs, which are
+  added to every catalogue as needles among the recombined chunks;
 - ingest of one more file (the real pipeline, saving FAISS), ms, and the first question after
   it, ms;
 - RSS (now and peak) of that process, MiB, and the memory plan's count for the FAISS index;
@@ -128,6 +131,92 @@ def build(data: Path, size: int, seed: int = 7) -> dict[str, float]:
     return spent
 
 
+NEEDLE_PREFIX = "/squad/"
+
+
+def add_needles(data: Path) -> int:
+    """squad_dev's 646 real paragraphs, one chunk each, added to a built catalogue once (their
+    embeddings drawn at random like the rest): each question's own paragraph is a needle among
+    the recombined chunks, so the keyword arm's recall@10 on it measures what the postings cap
+    costs in quality. Returns how many were added (0 when already there)."""
+    from sqlalchemy import func, insert, select
+
+    from core.db.models import Chunk, Document
+    from core.knowledge import KnowledgeBase
+    from core.settings import load_settings
+
+    kb = KnowledgeBase(load_settings(data_dir=data), dimension=DIM)
+    try:
+        with kb.db.session() as s:
+            if s.scalar(select(func.count()).where(Document.path.like(NEEDLE_PREFIX + "%"))):
+                return 0
+            first_doc = int(s.scalar(select(func.max(Document.id))) or 0) + 1
+            first_chunk = int(s.scalar(select(func.max(Chunk.id))) or 0) + 1
+        beir = load_beir(SHARED / "retrieval" / "squad_dev")
+        rng = np.random.default_rng(3)
+        vectors = rng.standard_normal((len(beir.corpus), DIM)).astype(np.float32)
+        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+        docs, chunks, metas = [], [], []
+        for i, (pid, para) in enumerate(beir.corpus.items()):
+            doc_id, cid = first_doc + i, first_chunk + i
+            docs.append(
+                {
+                    "id": doc_id,
+                    "path": f"{NEEDLE_PREFIX}{pid}.txt",
+                    "collection": "default",
+                    "file_type": "text",
+                    "status": "ingested",
+                    "chunk_count": 1,
+                    "size_bytes": len(para["text"]),
+                }
+            )
+            chunks.append(
+                {
+                    "id": cid,
+                    "document_id": doc_id,
+                    "ordinal": 0,
+                    "text": para["text"],
+                    "title": para.get("title", ""),
+                    "token_count": 150,
+                    "provenance": {},
+                    "embedding": vectors[i].tobytes(),
+                }
+            )
+            metas.append({"document_id": doc_id, "collection": "default", "file_type": "text"})
+        with kb.db.session() as s:
+            s.execute(insert(Document), docs)
+            s.execute(insert(Chunk), chunks)
+        for store in kb.stores.values():
+            store.add([c["id"] for c in chunks], vectors, metas)
+        return len(chunks)
+    finally:
+        kb.close()
+
+
+def needle_recall(kb: Any, index: Any, n: int = 200) -> float:
+    """Keyword recall@10 of each question's own squad_dev paragraph (see add_needles)."""
+    from sqlalchemy import select
+
+    from core.db.models import Chunk, Document
+
+    beir = load_beir(SHARED / "retrieval" / "squad_dev")
+    with kb.db.session() as s:
+        rows = s.execute(
+            select(Document.path, Chunk.id)
+            .join(Chunk, Chunk.document_id == Document.id)
+            .where(Document.path.like(NEEDLE_PREFIX + "%"))
+        ).all()
+    chunk_of = {path[len(NEEDLE_PREFIX) : -len(".txt")]: cid for path, cid in rows}
+    ids = list(beir.queries)
+    ids = ids[:: max(1, len(ids) // n)][:n]
+    found = 0
+    for qid in ids:
+        want = {chunk_of[p] for p in beir.qrels[qid] if p in chunk_of}
+        got = {h.chunk_id for h in index.search(beir.queries[qid], 10)}
+        found += bool(want & got)
+    return found / len(ids)
+
+
 def child(data: Path, extra_file: Path, old: bool) -> dict[str, Any]:
     """Measured in a fresh process: start-up, question latency, one more file, RSS."""
     from core.embedder import create_embedder
@@ -183,6 +272,10 @@ def child(data: Path, extra_file: Path, old: bool) -> dict[str, Any]:
         capped = {h.chunk_id for h in retriever.keywords.search(q, 10)}
         if full:
             overlap.append(len(capped.intersection(full)) / len(full))
+    needles = {
+        "needle_recall10_capped": needle_recall(kb, retriever.keywords),
+        "needle_recall10_uncapped": needle_recall(kb, uncapped),
+    }
     from ingest.pipeline import IngestPipeline
 
     t = time.perf_counter()
@@ -205,6 +298,7 @@ def child(data: Path, extra_file: Path, old: bool) -> dict[str, Any]:
         "keyword_p95_ms": float(np.percentile(parts["keyword"], 95)),
         "keyword_cap_overlap10": statistics.mean(overlap) if overlap else 1.0,
         "keyword_postings": settings.retrieval.keyword_postings,
+        **needles,
         "ingest_ms": ingest_ms,
         "first_after_change_ms": after_ms,
         "rss_mib": current_rss() / 2**20,
@@ -267,6 +361,7 @@ def main() -> None:
             built: dict[str, Any] = {"build_s": None}
             if not (data / "catalogue.db").exists():
                 built = build(data, size)
+            add_needles(data)
             extra = Path(tmp) / f"one-more-{size}.txt"  # a new file for every run
             extra.write_text(" ".join(random.Random(os.getpid()).sample(sentences(), 40)))
             cmd = [sys.executable, __file__, "--child", str(data), "--extra", str(extra)]
@@ -289,11 +384,12 @@ def report(rows: list[dict[str, Any]]) -> None:
     print(f"\n# Scale (embeddings DRAWN AT RANDOM, clustered; real sentences; {load})\n")
     print(
         "| chunks | FAISS | start-up s | rebuilt | p50 ms | p95 ms | embed / keyword / vector "
-        "p50 ms | keyword p50 / p95 ms, no cap | capped top 10 in uncapped | first after change "
+        "p50 ms | keyword p50 / p95 ms, no cap | capped top 10 in uncapped | needle recall@10 "
+        "capped / no cap | first after change "
         "ms | ingest 1 file ms | RSS MiB (peak) | FAISS plan MiB "
         "| build s (SQL / FAISS / Chroma) | old BM25 rebuild s |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         old = f"{r['old_bm25_rebuild_s']:.1f}" if "old_bm25_rebuild_s" in r else ""
         build = (
@@ -308,6 +404,7 @@ def report(rows: list[dict[str, Any]]) -> None:
             f"| {r['embed_p50_ms']:.1f} / {r['keyword_p50_ms']:.1f} / {r['vector_p50_ms']:.1f} "
             f"| {r['keyword_uncapped_p50_ms']:.1f} / {r['keyword_uncapped_p95_ms']:.1f} "
             f"| {r['keyword_cap_overlap10']:.3f} "
+            f"| {r['needle_recall10_capped']:.3f} / {r['needle_recall10_uncapped']:.3f} "
             f"| {r['first_after_change_ms']:.1f} | {r['ingest_ms']:.0f} "
             f"| {r['rss_mib']:.0f} ({r['peak_rss_mib']:.0f}) | {r['faiss_plan_mib']:.0f} "
             f"| {build} | {old} |"

@@ -157,6 +157,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         settings = load_settings(data_dir=root / "data")
+        settings.llm.prompt_cache_mib = 0  # no saved states: every answer reads its prompt
         embedder = create_embedder(settings.embedder)
         embedder.embed(["warm up", "the embedder"])
         model = settings.llm.model

@@ -31,8 +31,9 @@ class Embedder(Protocol):
         """Embed texts; returns an (n, dimension) float32 array of unit vectors."""
         ...
 
-    def embed_questions(self, questions: list[str]) -> np.ndarray:
-        """Embed questions (short texts), ahead of bulk calls; same vectors as :meth:`embed`."""
+    def embed_questions(self, questions: list[str], threads: int = 1) -> np.ndarray:
+        """Embed questions (short texts), ahead of bulk calls, on ``threads`` torch threads;
+        same vectors as :meth:`embed`."""
         ...
 
     def count_tokens(self, texts: list[str]) -> list[int]:
@@ -72,7 +73,7 @@ class SentenceTransformerEmbedder:
         self._turns = threading.Condition()
         self._urgent = 0
 
-    def _encode(self, texts: list[str], one_thread: bool = False) -> np.ndarray:
+    def _encode(self, texts: list[str], threads: int | None = None) -> np.ndarray:
         import torch
 
         from core.threads import budget
@@ -86,8 +87,8 @@ class SentenceTransformerEmbedder:
             # only this model.
             # Bulk slices take the cores ingest has now (core/threads.py): all of them, or
             # its share while an answer is being written.
-            threads = torch.get_num_threads()
-            torch.set_num_threads(1 if one_thread else budget().ingest_threads())
+            before = torch.get_num_threads()
+            torch.set_num_threads(threads or budget().ingest_threads())
             try:
                 vectors = self._model.encode(
                     texts,
@@ -97,7 +98,7 @@ class SentenceTransformerEmbedder:
                     show_progress_bar=False,
                 )
             finally:
-                torch.set_num_threads(threads)
+                torch.set_num_threads(before)
         return np.asarray(vectors, dtype=np.float32)
 
     def embed(self, texts: list[str]) -> np.ndarray:
@@ -117,20 +118,22 @@ class SentenceTransformerEmbedder:
         for start in range(0, len(texts), BULK_SLICE):
             with self._turns:
                 self._turns.wait_for(lambda: self._urgent == 0)
+            budget().wait_for_prompts()  # a prompt being read takes every core first
             with budget().ingesting():
                 parts.append(self._encode(texts[start : start + BULK_SLICE]))
         return np.concatenate(parts)
 
-    def embed_questions(self, questions: list[str]) -> np.ndarray:
-        """Embed questions in one call on one torch thread, ahead of any waiting bulk slice;
-        unit-normalised float32 vectors, shape (n, dimension). One question, or a batch of them
-        (``hearth eval`` embeds its questions a few hundred at a time)."""
+    def embed_questions(self, questions: list[str], threads: int = 1) -> np.ndarray:
+        """Embed questions in one call on ``threads`` torch threads (one by default), ahead of
+        any waiting bulk slice; unit-normalised float32 vectors, shape (n, dimension). One
+        question, or a batch of them (``hearth eval`` embeds its questions a few hundred at a
+        time; an answer scores its passages' sentences on the cores answering has now)."""
         if not questions:
             return np.zeros((0, self.dimension), dtype=np.float32)
         with self._turns:
             self._urgent += 1
         try:
-            return self._encode(questions, one_thread=True)
+            return self._encode(questions, threads=max(1, threads))
         finally:
             with self._turns:
                 self._urgent -= 1

@@ -6,11 +6,13 @@ watcher ingests, they oversubscribe the cores and every thread waits for the oth
 cores one llama.cpp thread generated 6.3-7.3 tok/s against 1.3-1.7 for two (issue 19), and torch
 embedded ingest chunks in 72 ms on one thread against 166-181 ms on two.
 
-:class:`CoreBudget` counts what is running. An answer or an ingest running alone gets every core;
-while both run, the answer keeps ``answer_cores`` and ingest gets the rest, so the two add up to
-the cores. llama.cpp's and torch's thread counts are set before each unit of work (a generation
-step, an embedding slice). Whisper and OCR fix their threads when loaded, so they get the share
-ingest has while an answer runs. A component's own ``n_threads`` setting, when not 0, wins.
+:class:`CoreBudget` counts what is running. An answer or an ingest running alone gets every core.
+While a prompt is read (the person waits for the first token) ingest's embedding slices wait and
+the model takes every core; while the answer is then generated, it keeps ``answer_cores`` and
+ingest gets the rest, so the two add up to the cores. llama.cpp's and torch's thread counts are
+set before each unit of work (a generation step, an embedding slice). Whisper and OCR fix their
+threads when loaded, so they get the share ingest has while an answer runs. A component's own
+``n_threads`` setting, when not 0, wins. Measured with bench/threads.py (NOTES.md).
 """
 
 from __future__ import annotations
@@ -42,11 +44,14 @@ class CoreBudget:
     share: bool = True
     _answers: int = field(default=0, repr=False)
     _ingests: int = field(default=0, repr=False)
+    _prompts: int = field(default=0, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _prompt_done: threading.Condition = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.cores = max(1, self.cores)
         self.answer_cores = min(max(1, self.answer_cores), self.cores)
+        self._prompt_done = threading.Condition(self._lock)
 
     @property
     def ingest_cores(self) -> int:
@@ -54,8 +59,9 @@ class CoreBudget:
         return max(1, self.cores - self.answer_cores)
 
     def answer_threads(self) -> int:
-        """Threads for the answer's model now: every core unless ingest is running."""
-        if not self.share or not self._ingests:
+        """Threads for the answer's model now: every core while it reads a prompt (ingest
+        slices wait) or nothing is ingested, else ``answer_cores``."""
+        if not self.share or not self._ingests or self._prompts:
             return self.cores
         return self.answer_cores
 
@@ -79,6 +85,27 @@ class CoreBudget:
         finally:
             with self._lock:
                 self._answers -= 1
+
+    @contextmanager
+    def reading_prompt(self) -> Iterator[None]:
+        """Mark a prompt being evaluated: the person waits for its first token, so ingest
+        slices wait (:meth:`wait_for_prompts`) and the model takes every core."""
+        with self._lock:
+            self._prompts += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._prompts -= 1
+                self._prompt_done.notify_all()
+
+    def wait_for_prompts(self, timeout_s: float = 30.0) -> None:
+        """Before an ingest step: wait while a prompt is evaluated (at most ``timeout_s``, so
+        a stream of questions cannot stop ingest altogether)."""
+        if not self.share:
+            return
+        with self._lock:
+            self._prompt_done.wait_for(lambda: not self._prompts, timeout=timeout_s)
 
     @contextmanager
     def ingesting(self) -> Iterator[None]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from core.errors import InvalidInputError
 from core.settings import TASKS, HearthSettings
+from service.answering.attribution import attribute, cite
 from service.answering.context import check_fits, counted_tokens, overflow, prompt_tokens
 from service.answering.conversations import ConversationStore
 from service.answering.grounding import Grounding, check, only_citations, recite, strip_invalid
@@ -516,6 +517,12 @@ class AnswerService:
             text, dropped = cited_right, verdict.invalid_citations
             verdict = check(text, texts, system, question, labels=labels, whole=wholes)
             verdict.invalid_citations = dropped
+        if verdict.uncited and not verdict.echoed_example:  # cite what holds its facts
+            holder = attribute(text, texts)
+            if holder is not None:
+                text, dropped = cite(text, holder), verdict.invalid_citations
+                verdict = check(text, texts, system, question, labels=labels, whole=wholes)
+                verdict.invalid_citations, verdict.attributed = dropped, True
         injected = check_answer(
             text, question, {p.number: p.text for p in passages}, list(verdict.cited)
         )

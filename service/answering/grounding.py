@@ -103,6 +103,9 @@ class Grounding:
     #: Numbers the passages give only for something else (service/answering/numbers.py):
     #: "1.85" for bananas from a receipt whose 1.85 is the oat milk.
     unbound: list[str] = field(default_factory=list)
+    #: The model cited nothing; the citation was given by the check to the passage holding
+    #: what the answer states (service/answering/attribution.py).
+    attributed: bool = False
 
     @property
     def grounded(self) -> bool:
@@ -143,6 +146,7 @@ class Grounding:
             "unmentioned": self.unmentioned,
             "unlinked": self.unlinked,
             "unbound": self.unbound,
+            "attributed": self.attributed,
         }
 
 

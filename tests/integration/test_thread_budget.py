@@ -45,8 +45,9 @@ def test_llama_cpp_takes_every_core_alone_and_its_share_beside_ingest(
 ) -> None:
     from core.bundled import resolve_llm
 
+    config = settings.llm.model_copy(update={"prompt_cache_mib": 0})  # no state restored
     runtime = LlamaCppRuntime(
-        "smollm2-135m", resolve_llm("smollm2-135m", settings.models_dir), settings.llm
+        "smollm2-135m", resolve_llm("smollm2-135m", settings.models_dir), config
     )
     try:
         alone = _answer(runtime)

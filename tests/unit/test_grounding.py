@@ -288,3 +288,28 @@ def test_a_number_of_the_question_held_by_the_whole_chunk_is_not_unsupported() -
     assert "34" not in check(answer, {1: cut}, question=question, whole=[whole]).unsupported
     invented = "Under Article 35, states answer for private actors [1]."
     assert "35" in check(invented, {1: cut}, question=question, whole=[whole]).unsupported
+
+
+def test_an_uncited_answer_cites_the_passage_holding_its_facts() -> None:
+    """bench/answers.py: the 1.5B answered "... founded in 1911 as the Computing-Tabulating-
+    Recording Company" without "[n]"; it was flagged uncited and counted as citing nothing."""
+    from service.answering.attribution import attribute
+    from service.answering.retrieval import Passage
+
+    ctr = "IBM was founded in 1911 in Endicott as the Computing-Tabulating-Recording Company."
+    hq = "IBM is headquartered in Armonk, New York, and has offices in 175 countries."
+    answer = "IBM was founded in 1911 as the Computing-Tabulating-Recording Company."
+    assert attribute(answer, {1: hq, 2: ctr}) == 2
+    assert (
+        attribute("IBM was founded in 1912 as the Computing-Tabulating Company.", {2: ctr}) is None
+    )
+    assert attribute("Founded by travelling salesmen selling scales.", {2: ctr}) is None
+    assert attribute(answer + " [1]", {1: hq, 2: ctr}) is None  # the model cited: left alone
+    passages = [
+        Passage(1, 1, 1, "/hq.md", "text", {}, 0.6, hq),
+        Passage(2, 2, 2, "/ibm.md", "text", {}, 0.5, ctr),
+    ]
+    text, verdict = postprocessor().postprocess(answer, passages, question="When was IBM founded?")
+    assert text == answer[:-1] + " [2]."
+    assert verdict.cited == [2] and verdict.attributed and verdict.grounded
+    assert verdict.as_dict()["attributed"] is True

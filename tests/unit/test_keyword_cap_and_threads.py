@@ -100,3 +100,33 @@ def test_configure_keeps_work_in_progress_and_counts_across_threads() -> None:
     finally:
         configure(*old)
     assert available_cores() >= 1
+
+
+def test_a_prompt_being_read_takes_every_core_and_holds_ingest_slices() -> None:
+    b = CoreBudget(cores=2, answer_cores=1)
+    done: list[float] = []
+    with b.ingesting(), b.answering():
+        assert b.answer_threads() == 1
+        with b.reading_prompt():
+            assert b.answer_threads() == 2  # the person waits for the first token
+
+            def slice_() -> None:
+                b.wait_for_prompts()
+                done.append(1.0)
+
+            worker = threading.Thread(target=slice_)
+            worker.start()
+            worker.join(0.2)
+            assert not done  # the ingest slice waits for the prompt
+        worker.join(5)
+        assert done
+        assert b.answer_threads() == 1  # generating beside ingest: its share
+
+
+def test_waiting_for_prompts_is_bounded_and_off_without_sharing() -> None:
+    b = CoreBudget(cores=2, answer_cores=1)
+    with b.reading_prompt():
+        b.wait_for_prompts(timeout_s=0.05)  # returns: a stream of questions cannot stop ingest
+    unshared = CoreBudget(cores=2, answer_cores=1, share=False)
+    with unshared.reading_prompt():
+        unshared.wait_for_prompts(timeout_s=60)  # returns at once

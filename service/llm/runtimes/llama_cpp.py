@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -112,7 +113,7 @@ class LlamaCppRuntime:
     def prefill(self, messages: list[ChatMessage]) -> None:
         """Evaluate ``messages`` once (one token generated) so that later prompts starting
         the same way, such as every answer of a template version, reuse their KV state."""
-        with self._lock, budget().answering():
+        with self._lock, budget().answering(), budget().reading_prompt():
             self._fit_threads()
             self._llm.create_chat_completion(messages=list(messages), max_tokens=1, temperature=0)
 
@@ -124,9 +125,10 @@ class LlamaCppRuntime:
         self, messages: list[ChatMessage], params: SamplingParams, stop: threading.Event
     ) -> Iterator[str]:
         """Stream the reply; the context is held for the whole generation."""
-        with self._lock, budget().answering():
+        with self._lock, budget().answering(), ExitStack() as reading:
             if stop.is_set():
                 return
+            reading.enter_context(budget().reading_prompt())  # until the first token
             self._fit_threads()
             grammar = None
             if params.json_schema is not None:  # sampling constrained to the schema
@@ -149,6 +151,7 @@ class LlamaCppRuntime:
             sent = 0  # bytes of reply text yielded so far
             try:
                 for part in stream:
+                    reading.close()  # the prompt is read
                     self._fit_threads()  # between steps: ingest may have started or ended
                     piece = part["choices"][0]["delta"].get("content")
                     if piece and recorder is not None:

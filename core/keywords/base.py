@@ -69,7 +69,8 @@ def cap_terms(
     44% of them. Terms are taken rarest first while their postings fit the budget; the rarest
     term is always kept; terms in no chunk are dropped. What is dropped is the commonest terms,
     whose BM25 weight (idf) is lowest: the idea of Lucene's CommonTermsQuery. Order is kept.
-    ``max_postings`` 0 keeps every term.
+    ``max_postings`` 0 keeps every term. ``df`` may stop counting past ``max_postings`` (such a
+    term never fits beside another); among terms that all do, the first is kept.
     """
     if not max_postings or len(terms) <= 1:
         return terms
@@ -91,7 +92,7 @@ class FrequencyCache:
     (at most ``size`` terms, least recently used dropped): a cap needs them only roughly, and
     counting a common term reads its whole posting list."""
 
-    def __init__(self, count: Callable[[str], int], size: int = 20_000, ttl_s: float = 600.0):
+    def __init__(self, count: Callable[[str], int], size: int = 20_000, ttl_s: float = 3600.0):
         self._count = count
         self._size = size
         self._ttl = ttl_s

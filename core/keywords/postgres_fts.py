@@ -34,10 +34,13 @@ class PostgresKeywordIndex:
         self._df = FrequencyCache(self._count)
 
     def _count(self, word: str) -> int:
-        """Chunks holding ``word`` (the GIN index's posting list)."""
-        sql = text("SELECT count(*) FROM chunks WHERE search_vector @@ to_tsquery('english', :q)")
+        """Chunks holding ``word`` (the GIN index's posting list), up to ``max_postings + 1``."""
+        sql = text(
+            "SELECT count(*) FROM (SELECT 1 FROM chunks "
+            "WHERE search_vector @@ to_tsquery('english', :q) LIMIT :n) AS hits"
+        )
         with self.db.session() as s:
-            return int(s.execute(sql, {"q": word}).scalar_one())
+            return int(s.execute(sql, {"q": word, "n": self.max_postings + 1}).scalar_one())
 
     def _words(self, words: tuple[str, ...], k: int, filters: Filters | None) -> list[Hit]:
         words = cap_terms(words, self._df, self.max_postings)

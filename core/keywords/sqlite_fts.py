@@ -49,10 +49,13 @@ class SqliteKeywordIndex:
         self._df = {table: FrequencyCache(partial(self._count, table)) for table in TABLES}
 
     def _count(self, table: str, term: str) -> int:
-        """Chunks holding ``term`` (reads its posting list, not the rows)."""
-        sql = text(f"SELECT count(*) FROM {table} WHERE {table} MATCH :q")
+        """Chunks holding ``term``, counted up to ``max_postings + 1`` (all the cap needs to
+        know: "from" at a million chunks, 441,026 postings, 18.5 ms in full, 4.2 ms bounded)."""
+        sql = text(f"SELECT count(*) FROM (SELECT 1 FROM {table} WHERE {table} MATCH :q LIMIT :n)")
         with self.db.session() as s:
-            return int(s.execute(sql, {"q": _match((term,))}).scalar_one())
+            return int(
+                s.execute(sql, {"q": _match((term,)), "n": self.max_postings + 1}).scalar_one()
+            )
 
     def _fts(
         self, table: str, terms: tuple[str, ...], k: int, filters: Filters | None

@@ -130,3 +130,9 @@ def test_waiting_for_prompts_is_bounded_and_off_without_sharing() -> None:
     unshared = CoreBudget(cores=2, answer_cores=1, share=False)
     with unshared.reading_prompt():
         unshared.wait_for_prompts(timeout_s=60)  # returns at once
+
+
+def test_frequencies_counted_only_up_to_the_budget_still_cap_right() -> None:
+    clamped = {"from": 1_001, "which": 1_001, "norse": 960, "were": 1_001}  # budget 1,000
+    assert cap_terms(("from", "which", "norse"), clamped.__getitem__, 1_000) == ("norse",)
+    assert cap_terms(("were", "from", "which"), clamped.__getitem__, 1_000) == ("were",)

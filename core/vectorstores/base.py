@@ -32,6 +32,10 @@ class VectorStore(Protocol):
         """Every id the store holds."""
         ...
 
+    def count(self) -> int:
+        """How many ids the store holds (without reading them)."""
+        ...
+
     def query(self, vector: np.ndarray, k: int, filters: Filters | None = None) -> list[Hit]:
         """The ``k`` nearest ids by cosine similarity among those passing ``filters`` (each
         store translates them itself from the metadata given to :meth:`add`), best first."""

@@ -118,6 +118,11 @@ class FaissStore:
         """``"flat"`` (exact) or ``"ivf"`` (approximate)."""
         return "ivf" if ivf.is_ivf(self._index) else "flat"
 
+    def count(self) -> int:
+        """How many vectors the index holds."""
+        with self._lock:
+            return int(self._index.ntotal)
+
     def ids(self) -> set[int]:
         """Every id in the index."""
         with self._lock:

@@ -8,7 +8,9 @@ from sqlalchemy import func, select
 
 from core.catalogue import Action
 from core.db.models import Chunk, Document, LedgerEntry
+from core.embedder import Embedder
 from core.knowledge import KnowledgeBase
+from core.settings import HearthSettings
 from ingest.pipeline import IngestPipeline
 from ingest.remove import remove_documents
 
@@ -140,6 +142,47 @@ def test_failed_update_keeps_what_was_stored(
     result = pipeline.ingest_file(page)
     assert result.action == "failed" and "doc.docx" in (result.error or "")
     assert assert_in_step(kb) == before
+
+
+def test_start_after_a_clean_close_trusts_the_stores_and_after_a_crash_compares_them(
+    settings: HearthSettings, embedder: Embedder, tmp_path: Path
+) -> None:
+    from core.knowledge import IN_STEP_MARK
+
+    mark = settings.data_dir / IN_STEP_MARK
+    kb = KnowledgeBase(settings)
+    make_docs(tmp_path / "docs")
+    IngestPipeline(kb, embedder).ingest_paths([tmp_path / "docs"])
+    assert not kb.repair(trust_clean_close=True).trusted  # no mark yet: every id compared
+    kb.close()
+    assert mark.is_file()  # a clean close of a repaired process leaves the mark
+
+    kb = KnowledgeBase(settings)
+    assert not mark.exists()  # taken at open: a crash from here leaves none
+    assert kb.repair(trust_clean_close=True).trusted
+    extra = tmp_path / "docs" / "extra.txt"
+    extra.write_text("An extra note about the quince orchard.")
+    IngestPipeline(kb, embedder).ingest([extra])
+    truth = assert_in_step(kb)
+    kb.stores["faiss"].delete(sorted(truth)[:1])  # as if killed before FAISS was saved
+    kb.persist()
+    kb.db.dispose()  # killed: no close, no mark
+
+    kb = KnowledgeBase(settings)
+    report = kb.repair(trust_clean_close=True)
+    assert not report.trusted and report.added["faiss"] == 1
+    assert assert_in_step(kb) == truth
+    kb.close()
+
+    kb = KnowledgeBase(settings)  # a clean close, then a store lost an id while stopped
+    kb.stores["chroma"].delete(sorted(truth)[:1])
+    report = kb.repair(trust_clean_close=True)
+    assert not report.trusted and report.added["chroma"] == 1  # its size gave it away
+    kb.close()
+
+    kb = KnowledgeBase(settings)
+    kb.close()  # never repaired here: it cannot vouch for the stores
+    assert not mark.exists()
 
 
 def test_repair_mends_stores_that_disagree_with_the_catalogue(

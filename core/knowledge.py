@@ -215,6 +215,9 @@ class KnowledgeBase:
             chunks, max_id = self.catalogue_signature()
             mark = self.settings.data_dir / IN_STEP_MARK
             tmp = mark.with_suffix(".tmp")
-            tmp.write_text(json.dumps({"chunks": chunks, "max_id": max_id}))
-            tmp.replace(mark)
+            try:
+                tmp.write_text(json.dumps({"chunks": chunks, "max_id": max_id}))
+                tmp.replace(mark)
+            except OSError:  # the next start compares every id, as after a crash
+                tmp.unlink(missing_ok=True)
         self.db.dispose()

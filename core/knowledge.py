@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -219,5 +220,6 @@ class KnowledgeBase:
                 tmp.write_text(json.dumps({"chunks": chunks, "max_id": max_id}))
                 tmp.replace(mark)
             except OSError:  # the next start compares every id, as after a crash
-                tmp.unlink(missing_ok=True)
+                with suppress(OSError):
+                    tmp.unlink(missing_ok=True)
         self.db.dispose()

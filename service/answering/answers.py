@@ -437,6 +437,11 @@ class AnswerService:
             steps,
         )
         log.debug("answered %r with %r", question, answer.answer)
+        streamed = "".join(pieces).strip()
+        if answer.answer != streamed and answer.answer.startswith(streamed):
+            # The check added to what was streamed (the citation of an uncited answer): the
+            # stream's reader gets it as one more token, so tokens and answer agree.
+            yield Event("token", {"text": answer.answer[len(streamed) :]})
         yield Event("done", answer.as_dict())
 
     def _finish(

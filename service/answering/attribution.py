@@ -55,8 +55,6 @@ def attribute(answer: str, passages: dict[int, str]) -> int | None:
 
 
 def cite(answer: str, number: int) -> str:
-    """``answer`` with "[number]" before its final full stop (or at its end)."""
-    text = answer.rstrip()
-    if text.endswith((".", "!", "?")):
-        return f"{text[:-1]} [{number}]{text[-1]}"
-    return f"{text} [{number}]"
+    """``answer`` with " [number]" at its end: a suffix, so a streamed answer can be given the
+    citation as one more token (AnswerService's stream)."""
+    return f"{answer.rstrip()} [{number}]"

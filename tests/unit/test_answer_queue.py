@@ -140,3 +140,16 @@ def test_only_citations() -> None:
 
     assert only_citations("[2]") and only_citations(" [1][3]. ") and only_citations("[1], [2]")
     assert not only_citations("1911 [2]") and not only_citations("") and not only_citations("No.")
+
+
+def test_a_streamed_uncited_answer_gets_its_citation_as_a_last_token(
+    settings: HearthSettings,
+) -> None:
+    """test_server on the scaled pass: the model wrote no "[n]", the check cited passage 1, and
+    the streamed tokens no longer matched the final answer."""
+    svc = service(settings, Replies("The keeper lit the lamp."))
+    events = list(svc.stream("what did the keeper do?", threading.Event()))
+    tokens = "".join(e.data["text"] for e in events if e.kind == "token")
+    done = events[-1].data
+    assert done["answer"] == "The keeper lit the lamp. [1]" == tokens.strip()
+    assert done["grounding"]["attributed"] and done["grounding"]["grounded"]

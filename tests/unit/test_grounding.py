@@ -310,6 +310,6 @@ def test_an_uncited_answer_cites_the_passage_holding_its_facts() -> None:
         Passage(2, 2, 2, "/ibm.md", "text", {}, 0.5, ctr),
     ]
     text, verdict = postprocessor().postprocess(answer, passages, question="When was IBM founded?")
-    assert text == answer[:-1] + " [2]."
+    assert text == answer + " [2]"
     assert verdict.cited == [2] and verdict.attributed and verdict.grounded
     assert verdict.as_dict()["attributed"] is True

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -86,9 +85,6 @@ class Retriever:
         self.embedder = embedder
         self.backend = kb.settings.retrieval.dense_backend
         self.keywords = open_keyword_index(kb.db, kb.settings.retrieval.keyword_postings)
-        # The keyword search runs beside the question's embedding and the vector search (the
-        # database and torch both release the GIL): at a million chunks it is the longest part.
-        self._keyword_worker = ThreadPoolExecutor(max_workers=4, thread_name_prefix="keywords")
 
     def _dense(self, vector: Any, n: int, filters: Filters) -> list[int]:
         store = self.kb.queryable_store(self.backend)
@@ -115,18 +111,13 @@ class Retriever:
         k = k or cfg.top_k
         filters = filters or Filters()
         pool = max(4 * k, 20)
-        keyword = (
-            self._keyword_worker.submit(self.keywords.search, question, pool, filters)
-            if method in ("hybrid", "bm25")
-            else None
-        )
-        if vector is None:  # the dense arm and every passage's cosine need it
+        if vector is None:
             vector = self.embedder.embed([question])[0]
         rankings: list[list[int]] = []
         if method in ("hybrid", "dense"):
             rankings.append(self._dense(vector, pool, filters))
-        if keyword is not None:
-            rankings.append([h.chunk_id for h in keyword.result()])
+        if method in ("hybrid", "bm25"):
+            rankings.append([h.chunk_id for h in self.keywords.search(question, pool, filters)])
         fused = [cid for cid, _ in reciprocal_rank_fusion(rankings)][: max(k, pool)]
         if not fused:
             return []

@@ -83,10 +83,9 @@ class SentenceTransformerEmbedder:
             # torch's threads wait for each other. MiniLM, one 13-token question, another
             # process busy on one of 2 cores: 299 ms on 2 threads, 31 ms on 1; 256 squad_dev
             # questions in one call, load average 5.8 on 2 cores: 7 ms each on 1 thread, 33 ms
-            # on 2. Ingest batches keep every thread. Safe under the lock: torch here serves
-            # only this model.
-            # Bulk slices take the cores ingest has now (core/threads.py): all of them, or
-            # its share while an answer is being written.
+            # on 2. Bulk slices take the cores ingest has now (core/threads.py): all of them,
+            # or its share while an answer is being written. Safe under the lock: torch here
+            # serves only this model.
             before = torch.get_num_threads()
             torch.set_num_threads(threads or budget().ingest_threads())
             try:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 
 
@@ -76,28 +76,26 @@ class CoreBudget:
         return self.ingest_cores if self.share else self.cores
 
     @contextmanager
-    def answering(self) -> Iterator[None]:
-        """Mark an answer (a generation) as running for the duration of the block."""
+    def _counted(self, name: str) -> Iterator[None]:
+        """Count one more of ``name`` (an attribute) for the block; waiters are told when a
+        count falls."""
         with self._lock:
-            self._answers += 1
+            setattr(self, name, getattr(self, name) + 1)
         try:
             yield
         finally:
             with self._lock:
-                self._answers -= 1
+                setattr(self, name, getattr(self, name) - 1)
+                self._prompt_done.notify_all()
 
-    @contextmanager
-    def reading_prompt(self) -> Iterator[None]:
+    def answering(self) -> AbstractContextManager[None]:
+        """Mark an answer (a generation) as running for the duration of the block."""
+        return self._counted("_answers")
+
+    def reading_prompt(self) -> AbstractContextManager[None]:
         """Mark a prompt being evaluated: the person waits for its first token, so ingest
         slices wait (:meth:`wait_for_prompts`) and the model takes every core."""
-        with self._lock:
-            self._prompts += 1
-        try:
-            yield
-        finally:
-            with self._lock:
-                self._prompts -= 1
-                self._prompt_done.notify_all()
+        return self._counted("_prompts")
 
     def wait_for_prompts(self, timeout_s: float = 30.0) -> None:
         """Before an ingest step: wait while a prompt is evaluated (at most ``timeout_s``, so
@@ -107,16 +105,9 @@ class CoreBudget:
         with self._lock:
             self._prompt_done.wait_for(lambda: not self._prompts, timeout=timeout_s)
 
-    @contextmanager
-    def ingesting(self) -> Iterator[None]:
+    def ingesting(self) -> AbstractContextManager[None]:
         """Mark ingest work (embedding a batch, transcribing, OCR) as running."""
-        with self._lock:
-            self._ingests += 1
-        try:
-            yield
-        finally:
-            with self._lock:
-                self._ingests -= 1
+        return self._counted("_ingests")
 
 
 def _default_budget() -> CoreBudget:

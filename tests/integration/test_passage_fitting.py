@@ -21,6 +21,11 @@ from tests.table_samples import PRICES
 #: Questions of the shared set measured (spread over it) and the budget per passage.
 SAMPLE = 120
 BUDGET = 64
+#: A passage on nothing the tests ask about.
+BREAD = (
+    "Bread rises because yeast makes gas. Flour holds the gas in gluten. "
+    "Salt slows the yeast. Ovens bake at 230 degrees. Crusts brown by the Maillard reaction."
+)
 
 
 def _passage(n: int, path: str, text: str, provenance: dict[str, object] | None = None) -> Passage:
@@ -65,12 +70,8 @@ def test_budget_spans_passages_and_keeps_order_labels_and_gaps(embedder: Embedde
         "Its lamp burned whale oil until 1880. Visitors climb 140 steps to the gallery. "
         "The keeper's cottage is now a museum. Gulls nest on the rocks below."
     )
-    second = (
-        "Bread rises because yeast makes gas. Flour holds the gas in gluten. "
-        "Salt slows the yeast. Ovens bake at 230 degrees. Crusts brown by the Maillard reaction."
-    )
     count = lambda text: embedder.count_tokens([text])[0]  # noqa: E731
-    passages = [_passage(1, "light.pdf", first), _passage(2, "bread.txt", second)]
+    passages = [_passage(1, "light.pdf", first), _passage(2, "bread.txt", BREAD)]
     fitted = fit_passages("When was the lighthouse built?", passages, embedder, count, 30)
     assert fitted[0].path == "light.pdf" and "1852" in fitted[0].text
     assert sum(count(p.text.replace(GAP.strip(), "")) for p in fitted) <= 30 + 4
@@ -134,3 +135,58 @@ def test_identical_passages_are_given_once_and_cite_both_files() -> None:
     }
     # The same chunk found twice in one file is not a copy.
     assert merge_identical([a, a])[0].copies == ()
+
+
+def test_the_sentence_after_the_match_and_the_heading_are_kept(embedder: Embedder) -> None:
+    # squad_dev's Louisbourg paragraph: the question's words are in one sentence, the answer in
+    # the next ("Faced with this strength, ..."); the title line must not take the best slot.
+    # By its own score the answer stays out at any budget short of the whole passage.
+    text = (
+        "French and Indian War\n"
+        "Loudoun planned one major operation for 1757: an attack on New France's capital, "
+        "Quebec. Leaving a sizable force at Fort William Henry to distract Montcalm, he began "
+        "organizing for the expedition to Quebec. He was then ordered by William Pitt to attack "
+        "Louisbourg first. Beset by delays of all kinds, the expedition was finally ready to sail "
+        "from Halifax in early August. In the meantime French ships had escaped the British "
+        "blockade, and a fleet outnumbering the British one awaited Loudoun at Louisbourg. "
+        "Faced with this strength, Loudoun returned to New York amid news that a massacre had "
+        "occurred at Fort William Henry."
+    )
+    count = lambda t: embedder.count_tokens([t])[0]  # noqa: E731
+    question = "Given the strength of French forces at Louisbourg, what did Loudoun do?"
+    fitted = fit_passages(question, [_passage(1, "war.txt", text)], embedder, count, 90)
+    assert "returned to New York" in fitted[0].text, fitted[0].text
+    assert fitted[0].text.startswith("French and Indian War"), fitted[0].text
+
+
+def test_the_year_asked_about_wins_over_a_closer_paraphrase(embedder: Embedder) -> None:
+    # norwich-city.txt, wrapped lines as the file has them: "in 1990" is the question's rarest
+    # word; by meaning alone a sentence about another move scored higher.
+    text = (
+        "His footballing career started at Watford as a trainee before signing his first "
+        "professional\ncontract with the club in 1986. He moved to Huddersfield Town in 1990 "
+        "where he remained\nfor three seasons before transferring to Leicester City. Roberts "
+        "signed for Wolverhampton\nWanderers after three further seasons, but stayed for a "
+        "single campaign before transferring\nto Norwich City, where he spent seven years."
+    )
+    assert "He moved to Huddersfield Town in 1990 where he remained for three seasons before " \
+        "transferring to Leicester City." in split_sentences(text)  # fmt: skip
+    count = lambda t: embedder.count_tokens([t])[0]  # noqa: E731
+    question = "Which club did Iwan Roberts join in 1990?"
+    fitted = fit_passages(question, [_passage(1, "norwich-city.txt", text)], embedder, count, 30)
+    assert "Huddersfield Town in 1990" in fitted[0].text, fitted[0].text
+
+
+def test_a_weak_passage_gives_way_to_a_strong_one(embedder: Embedder) -> None:
+    strong = (
+        "It was shown by Ladner that if P is not NP then there exist problems in NP that are "
+        "neither in P nor NP-complete. Such problems are called NP-intermediate problems. The "
+        "graph isomorphism problem and integer factorization are believed to be NP-intermediate."
+    )
+    count = lambda t: embedder.count_tokens([t])[0]  # noqa: E731
+    passages = [_passage(1, "np.txt", strong), _passage(2, "bread.txt", BREAD)]
+    question = "What is the name for a problem that meets Ladner's assertion?"
+    budget = count(strong) - 5
+    fitted = fit_passages(question, passages, embedder, count, budget)
+    assert [p.path for p in fitted] == ["np.txt"]  # bread had no sentence worth the room
+    assert "NP-intermediate problems" in fitted[0].text

@@ -1,0 +1,58 @@
+"""Passage fitting's lexical score and its cache of sentence vectors (no model)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from service.answering.passages import SentenceVectors, lexical_scores
+
+
+def test_rarer_question_words_weigh_more_and_words_are_stemmed() -> None:
+    sentences = [
+        "Roberts signed for Wolverhampton.",
+        "Roberts moved to Huddersfield in 1990.",
+        "Roberts joined the youth team.",
+        "Roberts joined Watford.",
+    ]
+    scores = lexical_scores("Which club did Roberts join in 1990?", sentences)
+    assert scores.shape == (4,)
+    assert scores[1] > scores[2] > scores[0]  # 1990 is rarer than Roberts; "joined" ~ "join"
+    assert scores.min() >= 0.0 and scores.max() <= 1.0
+
+
+def test_cjk_question_words_count_as_substrings() -> None:
+    scores = lexical_scores("图书馆几点开门", ["图书馆早上九点开门。", "今天天气很好。"])
+    assert scores[0] > 0 and scores[1] == 0
+
+
+def test_nothing_to_match_scores_zero() -> None:
+    assert lexical_scores("the of and", ["The cat sat."]).tolist() == [0.0]
+    assert lexical_scores("cats", []).shape == (0,)
+
+
+class _CountingEmbedder:
+    dimension = 4
+
+    def __init__(self) -> None:
+        self.embedded: list[str] = []
+
+    def embed_questions(self, texts: list[str], threads: int = 1) -> np.ndarray:
+        self.embedded.extend(texts)
+        out = np.array([[len(t), 1.0, 0.0, 0.0] for t in texts], dtype=np.float32)
+        return np.asarray(out / np.linalg.norm(out, axis=1, keepdims=True), dtype=np.float32)
+
+
+def test_sentence_vectors_are_embedded_once_and_bounded() -> None:
+    cache = SentenceVectors(size=3)
+    embedder = _CountingEmbedder()
+    first = cache(embedder, ["a", "bb", "a"])  # type: ignore[arg-type]
+    assert embedder.embedded == ["a", "bb"] and first.shape == (3, 4)
+    again = cache(embedder, ["bb", "ccc"])  # type: ignore[arg-type]
+    assert embedder.embedded == ["a", "bb", "ccc"]
+    assert np.allclose(again[0], first[1])
+    cache(embedder, ["dddd"])  # type: ignore[arg-type]  # "a" was least recently used
+    cache(embedder, ["a"])  # type: ignore[arg-type]
+    assert embedder.embedded == ["a", "bb", "ccc", "dddd", "a"]
+    other = _CountingEmbedder()  # another model never gets this one's vectors
+    cache(other, ["bb"])  # type: ignore[arg-type]
+    assert other.embedded == ["bb"]

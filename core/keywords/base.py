@@ -7,7 +7,7 @@ import re
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -33,7 +33,7 @@ IndexFactory = Callable[["Database", int], KeywordIndex]
 _REGISTRY: dict[str, IndexFactory] = {}
 
 #: Default of ``retrieval.keyword_postings`` (see :func:`cap_terms`).
-DEFAULT_MAX_POSTINGS = 60_000
+DEFAULT_MAX_POSTINGS = 30_000
 
 
 def register_keyword_index(dialect: str) -> Callable[[IndexFactory], IndexFactory]:
@@ -60,21 +60,22 @@ def open_keyword_index(db: Database, max_postings: int = DEFAULT_MAX_POSTINGS) -
 
 
 def cap_terms(
-    terms: tuple[str, ...], df: Callable[[str], int], max_postings: int
+    terms: tuple[str, ...], df: Callable[[tuple[str, ...]], Mapping[str, int]], max_postings: int
 ) -> tuple[str, ...]:
     """The terms a query keeps so it scores at most ``max_postings`` (term, chunk) pairs.
 
     A full-text OR query ranks every chunk holding any of its terms, so its time grows with the
-    terms' document frequencies (``df``), not with ``k``: at 100,000 chunks "from" alone is in
-    44% of them. Terms are taken rarest first while their postings fit the budget; the rarest
-    term is always kept; terms in no chunk are dropped. What is dropped is the commonest terms,
-    whose BM25 weight (idf) is lowest: the idea of Lucene's CommonTermsQuery. Order is kept.
-    ``max_postings`` 0 keeps every term. ``df`` may stop counting past ``max_postings`` (such a
-    term never fits beside another); among terms that all do, the first is kept.
+    terms' document frequencies (``df``: every term's, in one call), not with ``k``: at 100,000
+    chunks "from" alone is in 44% of them. Terms are taken rarest first while their postings fit
+    the budget; the rarest term is always kept; terms in no chunk are dropped. What is dropped is
+    the commonest terms, whose BM25 weight (idf) is lowest: the idea of Lucene's
+    CommonTermsQuery. Order is kept. ``max_postings`` 0 keeps every term. ``df`` may stop
+    counting past ``max_postings`` (such a term never fits beside another), or estimate; among
+    terms that all do, the first is kept.
     """
     if not max_postings or len(terms) <= 1:
         return terms
-    counts = {t: df(t) for t in terms}
+    counts = df(terms)
     if sum(counts.values()) <= max_postings:
         return tuple(t for t in terms if counts[t])
     kept: set[str] = set()
@@ -87,32 +88,52 @@ def cap_terms(
     return tuple(t for t in terms if t in kept)
 
 
-class FrequencyCache:
-    """Document frequencies of terms, read through ``count`` and kept for ``ttl_s`` seconds
-    (at most ``size`` terms, least recently used dropped): a cap needs them only roughly, and
-    counting a common term reads its whole posting list."""
+def counts_sql(hits: str, n: int) -> str:
+    """One SELECT of ``n`` bounded counts: ``hits`` is the subquery selecting one term's
+    matching chunks (``{i}`` its index in bind names ``:q{i}``, ``:n`` the bound)."""
+    return "SELECT " + ", ".join(
+        f"(SELECT count(*) FROM ({hits.format(i=i)} LIMIT :n) AS hits{i})" for i in range(n)
+    )
 
-    def __init__(self, count: Callable[[str], int], size: int = 20_000, ttl_s: float = 3600.0):
+
+class FrequencyCache:
+    """Document frequencies of terms, counted through ``count`` (every term missing, in one
+    call) and kept for ``ttl_s`` seconds (at most ``size`` terms, least recently used dropped):
+    a cap needs them only roughly, and counting a common term reads its posting list."""
+
+    def __init__(
+        self,
+        count: Callable[[tuple[str, ...]], Mapping[str, int]],
+        size: int = 20_000,
+        ttl_s: float = 3600.0,
+    ):
         self._count = count
         self._size = size
         self._ttl = ttl_s
         self._items: OrderedDict[str, tuple[float, int]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def __call__(self, term: str) -> int:
+    def __call__(self, terms: tuple[str, ...]) -> dict[str, int]:
+        """``{term: document frequency}`` of every term."""
         now = time.monotonic()
+        out: dict[str, int] = {}
         with self._lock:
-            hit = self._items.get(term)
-            if hit is not None and now - hit[0] < self._ttl:
-                self._items.move_to_end(term)
-                return hit[1]
-        value = self._count(term)
-        with self._lock:
-            self._items[term] = (now, value)
-            self._items.move_to_end(term)
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
-        return value
+            for term in terms:
+                hit = self._items.get(term)
+                if hit is not None and now - hit[0] < self._ttl:
+                    self._items.move_to_end(term)
+                    out[term] = hit[1]
+        missing = tuple(dict.fromkeys(t for t in terms if t not in out))
+        if missing:
+            counted = self._count(missing)
+            with self._lock:
+                for term in missing:
+                    out[term] = counted[term]
+                    self._items[term] = (now, counted[term])
+                    self._items.move_to_end(term)
+                while len(self._items) > self._size:
+                    self._items.popitem(last=False)
+        return out
 
 
 # Hiragana/Katakana, CJK ideographs (and extension A), Hangul syllables: scripts written

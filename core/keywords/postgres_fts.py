@@ -12,6 +12,7 @@ from core.filters import Filters
 from core.keywords.base import (
     FrequencyCache,
     cap_terms,
+    counts_sql,
     filter_sql,
     merge,
     query_terms,
@@ -33,14 +34,15 @@ class PostgresKeywordIndex:
         self.max_postings = max_postings
         self._df = FrequencyCache(self._count)
 
-    def _count(self, word: str) -> int:
-        """Chunks holding ``word`` (the GIN index's posting list), up to ``max_postings + 1``."""
-        sql = text(
-            "SELECT count(*) FROM (SELECT 1 FROM chunks "
-            "WHERE search_vector @@ to_tsquery('english', :q) LIMIT :n) AS hits"
-        )
+    def _count(self, words: tuple[str, ...]) -> dict[str, int]:
+        """Chunks holding each word (the GIN index's posting list), up to ``max_postings + 1``,
+        every word in one statement."""
+        hits = "SELECT 1 FROM chunks WHERE search_vector @@ to_tsquery('english', :q{i})"
+        sql = text(counts_sql(hits, len(words)))
+        params: dict[str, object] = {f"q{i}": w for i, w in enumerate(words)}
         with self.db.session() as s:
-            return int(s.execute(sql, {"q": word, "n": self.max_postings + 1}).scalar_one())
+            row = s.execute(sql, {**params, "n": self.max_postings + 1}).one()
+        return {w: int(c) for w, c in zip(words, row, strict=True)}
 
     def _words(self, words: tuple[str, ...], k: int, filters: Filters | None) -> list[Hit]:
         words = cap_terms(words, self._df, self.max_postings)

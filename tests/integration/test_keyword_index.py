@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from sqlalchemy import func, select
 
 from core.db.models import Chunk, Document
@@ -223,3 +224,28 @@ def test_migration_builds_the_index_of_a_catalogue_that_has_chunks(tmp_path: Pat
         assert {h.chunk_id for h in index.search("boiled", 10)} == {8}
     finally:
         db.dispose()
+
+
+def test_word_counts_of_a_large_sqlite_catalogue_are_sampled_and_rare_words_counted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A million chunks in miniature: counts among the oldest 40 of 400 chunks, scaled by 10.
+    from core.keywords import sqlite_fts
+
+    monkeypatch.setattr(sqlite_fts, "SAMPLE_CHUNKS", 40)
+    monkeypatch.setattr(sqlite_fts, "MIN_SAMPLED", 8)
+    url = f"sqlite:///{tmp_path / 'catalogue.db'}"
+    db = Database(url)
+    db.migrate()
+    texts = [
+        "harbour " + ("gull " if i % 2 else "") + ("kettle" if i >= 350 else "") for i in range(400)
+    ]
+    store_document(url, texts, first_id=1)
+    index = open_keyword_index(db, 1_000)
+    counted = index._count("chunks_fts", ("harbour", "gull", "kettle", "nowhere"))  # type: ignore[attr-defined]
+    assert counted["harbour"] == 400  # 40 of the 40 sampled, times 10
+    assert counted["gull"] == 200  # every other chunk: 20 sampled
+    assert counted["kettle"] == 50  # only in the newest chunks: none sampled, counted in full
+    assert counted["nowhere"] == 0
+    assert open_keyword_index(db, 300)._count("chunks_fts", ("harbour",)) == {"harbour": 301}  # type: ignore[attr-defined]
+    db.dispose()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 from core.keywords.base import FrequencyCache, cap_terms
 from core.threads import CoreBudget, available_cores, budget, configure
@@ -10,46 +11,56 @@ from core.threads import CoreBudget, available_cores, budget, configure
 DF = {"from": 44_000, "which": 34_000, "countries": 9_600, "norse": 960, "originate": 5_900}
 
 
+def counts(table: dict[str, int]) -> Callable[[tuple[str, ...]], dict[str, int]]:
+    """A batch document-frequency function over ``table``."""
+    return lambda terms: {t: table[t] for t in terms}
+
+
 def test_no_cap_or_a_budget_that_fits_keeps_every_term_in_order() -> None:
     terms = ("from", "which", "norse")
-    assert cap_terms(terms, DF.__getitem__, 0) == terms
-    assert cap_terms(terms, DF.__getitem__, 100_000) == terms
+    assert cap_terms(terms, counts(DF), 0) == terms
+    assert cap_terms(terms, counts(DF), 100_000) == terms
 
 
 def test_the_commonest_terms_are_dropped_past_the_budget() -> None:
     terms = ("from", "which", "countries", "norse", "originate")
-    assert cap_terms(terms, DF.__getitem__, 20_000) == ("countries", "norse", "originate")
-    assert cap_terms(terms, DF.__getitem__, 7_000) == ("norse", "originate")
+    assert cap_terms(terms, counts(DF), 20_000) == ("countries", "norse", "originate")
+    assert cap_terms(terms, counts(DF), 7_000) == ("norse", "originate")
 
 
 def test_the_rarest_term_is_kept_even_over_budget_and_absent_terms_go() -> None:
     df = {"common": 90_000, "commoner": 95_000, "nowhere": 0}
-    assert cap_terms(("common", "commoner", "nowhere"), df.__getitem__, 1_000) == ("common",)
-    assert cap_terms(("nowhere", "common"), df.__getitem__, 100_000) == ("common",)
+    assert cap_terms(("common", "commoner", "nowhere"), counts(df), 1_000) == ("common",)
+    assert cap_terms(("nowhere", "common"), counts(df), 100_000) == ("common",)
 
 
 def test_frequencies_are_counted_once_and_the_oldest_dropped() -> None:
-    counted: list[str] = []
+    counted: list[tuple[str, ...]] = []
 
-    def count(term: str) -> int:
-        counted.append(term)
-        return len(term)
+    def count(terms: tuple[str, ...]) -> dict[str, int]:
+        counted.append(terms)
+        return {t: len(t) for t in terms}
 
     cache = FrequencyCache(count, size=2)
-    assert cache("ab") == 2 and cache("ab") == 2
-    assert counted == ["ab"]
-    cache("abc")
-    cache("abcd")  # "ab" is the least recently used: dropped
-    cache("ab")
-    assert counted == ["ab", "abc", "abcd", "ab"]
+    assert cache(("ab",)) == {"ab": 2} and cache(("ab",)) == {"ab": 2}
+    assert counted == [("ab",)]
+    cache(("abc",))
+    cache(("abcd",))  # "ab" is the least recently used: dropped
+    assert cache(("ab", "abcd")) == {"ab": 2, "abcd": 4}
+    assert counted == [("ab",), ("abc",), ("abcd",), ("ab",)]  # only the missing, in one call
 
 
 def test_frequencies_expire() -> None:
-    calls = []
-    cache = FrequencyCache(lambda t: calls.append(t) or 1, ttl_s=0.0)
-    cache("x")
-    cache("x")
-    assert calls == ["x", "x"]
+    calls: list[tuple[str, ...]] = []
+
+    def count(terms: tuple[str, ...]) -> dict[str, int]:
+        calls.append(terms)
+        return dict.fromkeys(terms, 1)
+
+    cache = FrequencyCache(count, ttl_s=0.0)
+    cache(("x",))
+    cache(("x",))
+    assert calls == [("x",), ("x",)]
 
 
 def test_answer_and_ingest_alone_get_every_core_and_together_add_up() -> None:
@@ -134,5 +145,5 @@ def test_waiting_for_prompts_is_bounded_and_off_without_sharing() -> None:
 
 def test_frequencies_counted_only_up_to_the_budget_still_cap_right() -> None:
     clamped = {"from": 1_001, "which": 1_001, "norse": 960, "were": 1_001}  # budget 1,000
-    assert cap_terms(("from", "which", "norse"), clamped.__getitem__, 1_000) == ("norse",)
-    assert cap_terms(("were", "from", "which"), clamped.__getitem__, 1_000) == ("were",)
+    assert cap_terms(("from", "which", "norse"), counts(clamped), 1_000) == ("norse",)
+    assert cap_terms(("were", "from", "which"), counts(clamped), 1_000) == ("were",)

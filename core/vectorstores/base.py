@@ -51,7 +51,9 @@ class VectorStore(Protocol):
 
 
 StoreFactory = Callable[["HearthSettings", int], VectorStore]
+ResidentEstimate = Callable[["HearthSettings"], int]
 _REGISTRY: dict[str, StoreFactory] = {}
+_RESIDENT: dict[str, ResidentEstimate] = {}
 
 
 def register_store(name: str) -> Callable[[StoreFactory], StoreFactory]:
@@ -62,6 +64,29 @@ def register_store(name: str) -> Callable[[StoreFactory], StoreFactory]:
         return factory
 
     return deco
+
+
+def register_resident_estimate(name: str) -> Callable[[ResidentEstimate], ResidentEstimate]:
+    """Register how many bytes the store ``name`` keeps in this process's RAM once loaded."""
+
+    def deco(estimate: ResidentEstimate) -> ResidentEstimate:
+        _RESIDENT[name] = estimate
+        return estimate
+
+    return deco
+
+
+def resident_estimates(settings: HearthSettings) -> dict[str, int]:
+    """Bytes each configured store keeps in this process's RAM once loaded, by role (only the
+    nonzero ones: a Chroma server's index lives in its own process). For the memory plan."""
+    from core.vectorstores import chroma, faiss_store  # noqa: F401 - registers the backends
+
+    sizes = {
+        role: _RESIDENT[name](settings)
+        for role, name in configured_stores(settings).items()
+        if name in _RESIDENT
+    }
+    return {role: size for role, size in sizes.items() if size}
 
 
 def open_store(name: str, settings: HearthSettings, dimension: int) -> VectorStore:

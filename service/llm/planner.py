@@ -276,11 +276,12 @@ def plan_from_settings(settings: HearthSettings, available: int | None = None) -
             )
     extras = {"embedder": parse_size(settings.embedder.resident_memory, "embedder.resident_memory")}
     extras.update(resident_estimates(settings))  # Whisper and OCR (loaded lazily, room held)
-    from core.vectorstores.faiss_store import resident_estimate
+    from core.vectorstores.base import resident_estimates as store_estimates
 
-    faiss_bytes = resident_estimate(settings)  # the keyword index stays in the database
-    if faiss_bytes:
-        extras["faiss index"] = faiss_bytes
+    # The vector indexes this process loads (FAISS; an embedded Chroma's HNSW segment); the
+    # keyword index stays in the database, read through its page cache.
+    for role, index_bytes in store_estimates(settings).items():
+        extras[f"{role} index"] = index_bytes
     for name, size in settings.memory_extra.items():
         extras[name] = parse_size(size, f"memory_extra.{name}")
     budget = parse_budget(settings.memory_budget, avail)

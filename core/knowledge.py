@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from contextlib import suppress
 from dataclasses import dataclass
@@ -18,6 +19,8 @@ from core.vectorstores.base import VectorStore, open_vector_stores
 if TYPE_CHECKING:
     from core.settings import HearthSettings
 
+log = logging.getLogger(__name__)
+
 
 @dataclass
 class RepairReport:
@@ -28,6 +31,9 @@ class RepairReport:
     #: True when the stores were not compared id by id: the last process closed cleanly with
     #: them in step, and neither the catalogue nor the stores' sizes changed since.
     trusted: bool = False
+    #: Stores that answer no query, whose size a trusted start left to be checked before their
+    #: first write (:meth:`KnowledgeBase.check_deferred`).
+    deferred: tuple[str, ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -46,8 +52,10 @@ class KnowledgeBase:
     (:data:`IN_STEP_MARK`) holding the catalogue's signature when no store write failed since;
     every open takes the mark away, so a process that crashes leaves none. :meth:`repair` with
     ``trust_clean_close`` skips the id-by-id comparison when the mark's signature is the
-    catalogue's and every store holds that many ids (at a million chunks the
-    comparison took 9 of 12.8 s of start-up, bench/scale.py).
+    catalogue's and the store that answers dense queries holds that many ids (at a million
+    chunks the comparison took 9 of 12.8 s of start-up, bench/scale.py); the other stores'
+    sizes are checked before their first write (:meth:`check_deferred`), and one that is off
+    is mended then.
     """
 
     def __init__(self, settings: HearthSettings, dimension: int | None = None) -> None:
@@ -66,6 +74,7 @@ class KnowledgeBase:
         self._clean_mark = self._take_mark()
         self._in_step = False  # known only after a repair in this process
         self._store_failed = False
+        self._unchecked: dict[str, int] = {}  # role -> size a trusted start did not check
 
     def _take_mark(self) -> tuple[int, int] | None:
         """The signature a clean close left, removed from disk (None when there is none)."""
@@ -105,12 +114,15 @@ class KnowledgeBase:
         """
         if trust_clean_close and self._clean_mark is not None:
             signature = self.catalogue_signature()
+            serving = {self.settings.retrieval.dense_backend} & set(self.stores)
             if signature == self._clean_mark and all(
-                store.count() == signature[0] for store in self.stores.values()
+                self.stores[role].count() == signature[0] for role in serving
             ):
                 zero = dict.fromkeys(self.stores, 0)
                 self._in_step = True
-                return RepairReport(removed=zero, added=dict(zero), trusted=True)
+                later = tuple(role for role in self.stores if role not in serving)
+                self._unchecked = dict.fromkeys(later, signature[0])
+                return RepairReport(zero, dict(zero), trusted=True, deferred=later)
         truth = self.catalogue_ids()
         removed: dict[str, int] = {}
         added: dict[str, int] = {}
@@ -121,10 +133,35 @@ class KnowledgeBase:
         self._in_step = True
         return RepairReport(removed=removed, added=added)
 
-    def _sync(self, store: VectorStore, truth: set[int]) -> tuple[int, int]:
+    def check_deferred(self) -> None:
+        """Check the size of each store a trusted start did not check (those that answer no
+        query: an embedded Chroma loads its whole HNSW segment to count it, 1.9 GiB and
+        several seconds at a million chunks, holding the GIL); called before their first write.
+        One that is off is mended, and this process will not vouch for the stores at close."""
+        from core.lock import WriterLock
+
+        while self._unchecked:
+            role, expected = self._unchecked.popitem()
+            store = self.stores[role]
+            if store.count() == expected:
+                continue
+            self._in_step = False  # the next start compares every id, whatever happens here
+            log.warning("the %s store's size is off after a clean close: mending it", role)
+            with WriterLock.for_settings(self.settings):
+                # The store's ids first, then the catalogue's: an ingest writes the catalogue
+                # before the stores, so no id it is adding can look stray.
+                have = store.ids()
+                removed, added = self._sync(store, self.catalogue_ids(), have)
+                store.persist()
+            log.warning("mended the %s store: removed %d, added %d", role, removed, added)
+
+    def _sync(
+        self, store: VectorStore, truth: set[int], have: set[int] | None = None
+    ) -> tuple[int, int]:
         """Delete what the store has beyond ``truth`` and restore what it lacks from the
-        embeddings in the catalogue; returns (removed, added)."""
-        have = store.ids()
+        embeddings in the catalogue; returns (removed, added). ``have``: the store's ids, when
+        already read."""
+        have = store.ids() if have is None else have
         extra = sorted(have - truth)
         missing = sorted(truth - have)
         if extra:
@@ -194,11 +231,22 @@ class KnowledgeBase:
 
     def write_vectors(self, done: Committed, vectors: np.ndarray) -> None:
         """Replace a committed document's vectors in every store (after the catalogue)."""
+        self.check_deferred()
         try:
             for store in self.stores.values():
                 store.delete(done.old_ids)
                 if done.new_ids:
                     store.add(done.new_ids, vectors, [done.metadata] * len(done.new_ids))
+        except BaseException:
+            self._store_failed = True  # no mark at close: the next start compares every id
+            raise
+
+    def delete_vectors(self, ids: list[int]) -> None:
+        """Remove chunk ids from every store (after the catalogue dropped them)."""
+        self.check_deferred()
+        try:
+            for store in self.stores.values():
+                store.delete(ids)
         except BaseException:
             self._store_failed = True  # no mark at close: the next start compares every id
             raise

@@ -60,8 +60,7 @@ class AttachmentIngester:
             chunk_ids = catalogue.chunk_ids_of(s, doc_ids)
             docs = catalogue.documents_by_id(s, doc_ids)
             catalogue.delete_documents(s, [docs[i] for i in doc_ids])
-        for store in self.kb.stores.values():
-            store.delete(chunk_ids)
+        self.kb.delete_vectors(chunk_ids)
 
     def _ingest_all(
         self,

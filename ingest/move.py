@@ -34,6 +34,5 @@ def move_document(kb: KnowledgeBase, old: Path, new: Path) -> FileResult:
         chunks = doc.chunk_count
         for key, action in ((old_key, Action.MOVED_AWAY), (new_key, Action.MOVED)):
             catalogue.ledger(s, key, doc.sha256, action, chunks=chunks)
-    for store in kb.stores.values():
-        store.delete(stale)
+    kb.delete_vectors(stale)
     return FileResult(new_key, Action.MOVED, chunks)

@@ -28,7 +28,6 @@ def remove_documents(kb: KnowledgeBase, paths: list[Path]) -> list[FileResult]:
                 catalogue.delete_documents(s, [doc])
                 catalogue.ledger(s, doc.path, doc.sha256, Action.REMOVED, chunks=doc.chunk_count)
                 results.append(FileResult(doc.path, Action.REMOVED, doc.chunk_count))
-        for store in kb.stores.values():
-            store.delete(ids)
+        kb.delete_vectors(ids)
     kb.persist()
     return results

@@ -4,7 +4,9 @@ whether the temperature-0 output is identical (issue 19: ship it only if faster,
 Raw llama-cpp-python with its ``LlamaPromptLookupDecoding`` draft model (draft tokens copied from
 n-grams of the prompt, ``--draft`` of them a step), the default model, answers to squad_dev
 questions over their own paragraph (answers copy from the prompt: the best case for lookup).
-Plain and lookup are taken in turn for each question, each from an empty context.
+Plain and lookup are taken in turn for each question, each from an empty context. TTFT is
+printed too: with a draft model llama-cpp-python asks for logits at every prompt position
+(``logits_all``), which costs prompt evaluation.
 
     .venv/bin/python bench/lookup.py [--questions 4] [--draft 2,10] [--max-tokens 96]
 """
@@ -24,10 +26,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.common import SHARED, load_beir
 
 
-def generate(llm: Any, messages: list[dict[str, str]], max_tokens: int) -> tuple[str, float, int]:
-    """(text, seconds after the first token, tokens after the first)."""
+def generate(
+    llm: Any, messages: list[dict[str, str]], max_tokens: int
+) -> tuple[str, float, int, float]:
+    """(text, seconds after the first token, tokens after the first, seconds to the first)."""
     llm.reset()
     llm._ctx.kv_cache_clear()
+    start = time.perf_counter()
     first = None
     pieces: list[str] = []
     for part in llm.create_chat_completion(
@@ -39,7 +44,7 @@ def generate(llm: Any, messages: list[dict[str, str]], max_tokens: int) -> tuple
                 first = time.perf_counter()
             pieces.append(piece)
     end = time.perf_counter()
-    return "".join(pieces), end - (first or end), max(len(pieces) - 1, 0)
+    return "".join(pieces), end - (first or end), max(len(pieces) - 1, 0), (first or end) - start
 
 
 def main() -> None:
@@ -67,6 +72,7 @@ def main() -> None:
     ids = list(beir.queries)[:: max(1, len(beir.queries) // args.questions)][: args.questions]
     load_before = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     speeds: dict[str, list[float]] = {m: [] for m in modes}
+    ttfts: dict[str, list[float]] = {m: [] for m in modes}
     same: dict[str, int] = {m: 0 for m in modes}
     for qid in ids:
         context = beir.corpus[next(iter(beir.qrels[qid]))]["text"]
@@ -76,19 +82,28 @@ def main() -> None:
         ]
         texts = {}
         for mode, llm in modes.items():
-            text, seconds, tokens = generate(llm, messages, args.max_tokens)
+            text, seconds, tokens, ttft = generate(llm, messages, args.max_tokens)
             texts[mode] = text
             speeds[mode].append(tokens / seconds if seconds else 0.0)
+            ttfts[mode].append(ttft)
         for mode in modes:
             same[mode] += texts[mode] == texts["plain"]
     load_after = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     plain = statistics.median(speeds["plain"])
+    plain_ttft = statistics.median(ttfts["plain"])
     print(f"\n# Prompt lookup decoding, {settings.llm.model}, {len(ids)} questions\n")
-    print("| mode | generation tok/s p50 | vs plain | output identical to plain |")
-    print("|---|---|---|---|")
+    print(
+        "| mode | generation tok/s p50 | vs plain | TTFT p50 s | vs plain "
+        "| output identical to plain |"
+    )
+    print("|---|---|---|---|---|---|")
     for mode in modes:
         p50 = statistics.median(speeds[mode])
-        print(f"| {mode} | {p50:.1f} | {p50 / plain:.2f} | {same[mode]}/{len(ids)} |")
+        t50 = statistics.median(ttfts[mode])
+        print(
+            f"| {mode} | {p50:.1f} | {p50 / plain:.2f} | {t50:.2f} | {t50 / plain_ttft:.2f} "
+            f"| {same[mode]}/{len(ids)} |"
+        )
     print(f"\nload before: {load_before}\nload after: {load_after}")
 
 

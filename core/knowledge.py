@@ -75,6 +75,7 @@ class KnowledgeBase:
         self._in_step = False  # known only after a repair in this process
         self._store_failed = False
         self._unchecked: dict[str, int] = {}  # role -> size a trusted start did not check
+        self._checking = threading.Lock()  # a second writer waits for the check to end
 
     def _take_mark(self) -> tuple[int, int] | None:
         """The signature a clean close left, removed from disk (None when there is none)."""
@@ -138,22 +139,29 @@ class KnowledgeBase:
         query: an embedded Chroma loads its whole HNSW segment to count it, 1.9 GiB and
         several seconds at a million chunks, holding the GIL); called before their first write.
         One that is off is mended, and this process will not vouch for the stores at close."""
+        if not self._unchecked:
+            return
+        with self._checking:
+            while self._unchecked:
+                role, expected = next(iter(self._unchecked.items()))
+                self._check_size(role, expected)
+                del self._unchecked[role]
+
+    def _check_size(self, role: str, expected: int) -> None:
         from core.lock import WriterLock
 
-        while self._unchecked:
-            role, expected = self._unchecked.popitem()
-            store = self.stores[role]
-            if store.count() == expected:
-                continue
-            self._in_step = False  # the next start compares every id, whatever happens here
-            log.warning("the %s store's size is off after a clean close: mending it", role)
-            with WriterLock.for_settings(self.settings):
-                # The store's ids first, then the catalogue's: an ingest writes the catalogue
-                # before the stores, so no id it is adding can look stray.
-                have = store.ids()
-                removed, added = self._sync(store, self.catalogue_ids(), have)
-                store.persist()
-            log.warning("mended the %s store: removed %d, added %d", role, removed, added)
+        store = self.stores[role]
+        if store.count() == expected:
+            return
+        self._in_step = False  # the next start compares every id, whatever happens here
+        log.warning("the %s store's size is off after a clean close: mending it", role)
+        with WriterLock.for_settings(self.settings):
+            # The store's ids first, then the catalogue's: an ingest writes the catalogue
+            # before the stores, so no id it is adding can look stray.
+            have = store.ids()
+            removed, added = self._sync(store, self.catalogue_ids(), have)
+            store.persist()
+        log.warning("mended the %s store: removed %d, added %d", role, removed, added)
 
     def _sync(
         self, store: VectorStore, truth: set[int], have: set[int] | None = None

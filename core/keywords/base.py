@@ -158,13 +158,18 @@ class QueryTerms:
     short_cjk: tuple[str, ...]
 
 
+def text_words(text: str) -> list[str]:
+    """The lower-cased words of ``text`` outside its CJK runs, in order, with repeats."""
+    return _WORD.findall(_CJK_RUN.sub(" ", text).lower())
+
+
 def query_terms(query: str) -> QueryTerms:
     """Words (deduplicated, English stop words dropped, the index stems them), the character
     trigrams of every CJK run of 3 or more, and CJK runs too short for a trigram (2 characters:
     matched as substrings; single characters are too common to search)."""
     stop = _stopwords()
     words: list[str] = []
-    for word in _WORD.findall(_CJK_RUN.sub(" ", query).lower()):
+    for word in text_words(query):
         if word not in stop and word not in words:
             words.append(word)
     trigrams: list[str] = []

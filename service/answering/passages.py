@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from core.embedder import Embedder
-from core.keywords.base import _CJK_RUN, _WORD, query_terms
+from core.keywords.base import query_terms, text_words
 from service.answering.retrieval import Passage
 
 #: Marks where sentences were left out of a passage.
@@ -120,11 +120,6 @@ class SentenceVectors:
         )
         self._lock = threading.Lock()
 
-    def clear(self) -> None:
-        """Forget every vector."""
-        with self._lock:
-            self._by_embedder.clear()
-
     def __call__(self, embedder: Embedder, texts: list[str]) -> np.ndarray:
         """Unit vectors of ``texts``, shape (n, dimension); only texts not held are embedded
         (one ``embed_questions`` call, on the cores answering has now)."""
@@ -169,7 +164,7 @@ def _stemmer() -> Any:
 
 
 def _stems(text: str) -> set[str]:
-    return set(_stemmer().stemWords(_WORD.findall(_CJK_RUN.sub(" ", text.lower()))))
+    return set(_stemmer().stemWords(text_words(text)))
 
 
 def lexical_scores(question: str, sentences: Sequence[str]) -> np.ndarray:
@@ -180,13 +175,13 @@ def lexical_scores(question: str, sentences: Sequence[str]) -> np.ndarray:
     trigrams (and 2-character runs) as substrings, like the keyword index. Shape ``(n,)``.
     """
     terms = query_terms(question)
-    words = set(_stemmer().stemWords(list(terms.words)))
+    stems_asked = set(_stemmer().stemWords(list(terms.words)))
     cjk = (*terms.trigrams, *terms.short_cjk)
     held = [
-        {w for w in words if w in stems} | {c for c in cjk if c in s}
+        {w for w in stems_asked if w in stems} | {c for c in cjk if c in s}
         for s, stems in ((s, _stems(s)) for s in sentences)
     ]
-    keys = words | set(cjk)
+    keys = stems_asked | set(cjk)
     if not keys or not sentences:
         return np.zeros(len(sentences), dtype=np.float32)
     n = len(sentences)

@@ -16,7 +16,14 @@ from core.settings import TASKS, HearthSettings
 from service.answering.attribution import attribute, cite
 from service.answering.context import check_fits, counted_tokens, overflow, prompt_tokens
 from service.answering.conversations import ConversationStore
-from service.answering.grounding import Grounding, check, only_citations, recite, strip_invalid
+from service.answering.grounding import (
+    Grounding,
+    check,
+    cite_sentences,
+    only_citations,
+    recite,
+    strip_invalid,
+)
 from service.answering.injection import check_answer, neutralize, without_instructions
 from service.answering.multihop import second_hop
 from service.answering.passages import fit_passages, merge_identical
@@ -504,7 +511,8 @@ class AnswerService:
         self, text: str, passages: list[Passage], question: str = "", system: str = ""
     ) -> tuple[str, Grounding]:
         """Check citations and grounding; drop citations of passages not retrieved; point a
-        citation at the passage holding the answer's facts when the cited one does not; replace an
+        citation at the passage holding the answer's facts when the cited one does not, or cite
+        a sentence whose facts only an uncited passage holds (``cite_sentences``); replace an
         unverified answer by the passages when ``grounding.on_fail`` is ``replace``, and always an
         answer echoing a worked example of the ``system`` prompt (never shown), one that states
         nothing (``grounding.incomplete``: "[1]", "France is a region of [1].", a label), and one
@@ -518,7 +526,9 @@ class AnswerService:
         if verdict.invalid_citations:
             text = strip_invalid(text, verdict.invalid_citations)
         cited_right = recite(text, texts, verdict.cited)
-        if cited_right != text:  # the answer's facts are all in another passage: cite that one
+        if cited_right == text:  # a sentence whose facts only an uncited passage holds
+            cited_right = cite_sentences(text, texts, verdict.cited)
+        if cited_right != text:  # the answer's facts are in another passage: cite that one
             text, dropped = cited_right, verdict.invalid_citations
             verdict = check(text, texts, system, question, labels=labels, whole=wholes)
             verdict.invalid_citations = dropped

@@ -263,6 +263,49 @@ def recite(answer: str, passages: dict[int, str], cited: list[int]) -> str:
     )
 
 
+#: Where an answer's sentences end: after . ! ? and a space, unless a citation follows (a
+#: trailing "[2]" belongs to the sentence before it), and after a citation.
+_SENTENCE_GAP = re.compile(r"(?<=[.!?])\s+(?!\[\d)|(?<=\d\])\s+")
+
+
+def cite_sentences(answer: str, passages: dict[int, str], cited: list[int]) -> str:
+    """The answer with a citation added to each sentence that cites nothing itself, whose names
+    and numbers the passages the answer cites do not all hold, but one other passage does (the
+    first in rank order). The 1.5B joins facts of two passages under one citation: "[1] The
+    Harbour project ... was led by Imogen Clarke. Imogen Clarke joined the company in 2014."
+    (the second sentence is passage 2's) becomes "... in 2014. [2]". Unchanged when the answer
+    cites nothing (see ``attribution``) or every sentence is held by what it cites."""
+    if not cited:
+        return answer
+    pieces: list[str] = []
+    start = 0
+    for gap in [*_SENTENCE_GAP.finditer(answer), None]:
+        end = gap.start() if gap else len(answer)
+        sentence = answer[start:end]
+        pieces.append(sentence + _cite_for(sentence, passages, cited))
+        if gap:
+            pieces.append(gap.group(0))
+            start = gap.end()
+    return "".join(pieces)
+
+
+def _cite_for(sentence: str, passages: dict[int, str], cited: list[int]) -> str:
+    """ " [n]" for a sentence without its own citation whose facts the cited passages miss and
+    passage n holds; "" otherwise."""
+    said = claims(sentence)
+    if not said or CITE.search(sentence):
+        return ""
+
+    def holds(n: int) -> bool:
+        haystack = fold(passages[n])
+        return all(present(c, haystack) for c in said)
+
+    if any(holds(n) for n in cited if n in passages):
+        return ""
+    holder = next((n for n in sorted(passages) if holds(n)), None)
+    return "" if holder is None else f" [{holder}]"
+
+
 def strip_invalid(answer: str, invalid: list[int]) -> str:
     """The answer without citation markers that name no retrieved passage."""
     for n in invalid:

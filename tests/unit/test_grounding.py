@@ -9,7 +9,7 @@ import pytest
 from core.settings import HearthSettings
 from service.answering.answers import AnswerService
 from service.answering.claims import asked_numbers, claims, holds_all, names_in
-from service.answering.grounding import check, recite, strip_invalid
+from service.answering.grounding import check, cite_sentences, recite, strip_invalid
 from service.answering.prompts import DONT_KNOW
 
 PASSAGES = {
@@ -224,6 +224,28 @@ def test_a_citation_is_pointed_at_the_passage_holding_the_answer() -> None:
     split = "Helen Okafor works in Glasgow [1]; the 09:42 leaves from platform 4 [2]."
     assert recite(split, both, [1, 2]) == split  # no one passage holds it all: unchanged
     assert recite("It leaves from Platform 7 [2].", passages, [2]).endswith("[2].")  # nowhere
+
+
+def test_a_sentence_held_only_by_an_uncited_passage_cites_it() -> None:
+    # tests/integration/test_two_step.py: the 1.5B joined the two steps under one "[1]".
+    passages = {
+        1: "The Harbour project, which rebuilt the loading docks, was led by Imogen Clarke.",
+        2: "Imogen Clarke joined the company in 2014 after six years at Vantra Logistics.",
+    }
+    joined = (
+        "[1] The Harbour project, which rebuilt the loading docks, was led by Imogen Clarke. "
+        "Imogen Clarke joined the company in 2014 after six years at Vantra Logistics."
+    )
+    assert not check(joined, passages).grounded
+    fixed = cite_sentences(joined, passages, [1])
+    assert fixed == joined + " [2]"
+    assert check(fixed, passages).grounded
+    cited = "Imogen Clarke led the Harbour project. [1] She joined in 2014. [2]"
+    assert cite_sentences(cited, passages, [1, 2]) == cited  # every sentence cites: unchanged
+    later = "Imogen Clarke led the Harbour project. [1] Imogen Clarke joined in 2014."
+    assert cite_sentences(later, passages, [1]) == later + " [2]"
+    assert cite_sentences("She joined in 2019.", passages, [1]) == "She joined in 2019."  # none
+    assert cite_sentences(joined, passages, []) == joined  # uncited answers: attribution's
 
 
 def test_the_shown_answer_cites_the_right_passage_and_is_grounded() -> None:

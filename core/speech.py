@@ -163,10 +163,14 @@ class SpeechModel:
                 vad_filter=cfg.vad,
                 language=language or cfg.language,
             )
+            # Whisper predicts timestamps on its 30 s window, so the last segment of a short clip
+            # can end after the audio does (4.18 s in a 3.63 s clip): clamped, so citations and
+            # the API's segments never point past the recording.
+            end_of_audio = round(duration, 2)
             segments = [
                 Segment(
-                    round(float(s.start), 2),
-                    round(float(s.end), 2),
+                    min(round(float(s.start), 2), end_of_audio),
+                    min(round(float(s.end), 2), end_of_audio),
                     s.text.strip(),
                     float(s.avg_logprob),
                     float(s.compression_ratio),

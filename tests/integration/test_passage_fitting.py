@@ -4,6 +4,7 @@ shared SQuAD set, identical passages merged with every file cited."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from core.embedder import Embedder
@@ -28,6 +29,11 @@ BREAD = (
 )
 
 
+def _counter(embedder: Embedder) -> Callable[[str], int]:
+    """The embedder's token count of one text (the budget's unit in these tests)."""
+    return lambda text: embedder.count_tokens([text])[0]
+
+
 def _passage(n: int, path: str, text: str, provenance: dict[str, object] | None = None) -> Passage:
     return Passage(n, n, n, path, "text", provenance or {"page": 2}, 0.9 - n / 100, text)
 
@@ -41,7 +47,7 @@ def test_sentence_selection_keeps_the_answer_sentence_on_the_shared_qa_set(
     ]
     step = len(rows) / SAMPLE
     picked = [rows[int(i * step)] for i in range(SAMPLE)]
-    count = lambda text: embedder.count_tokens([text])[0]  # noqa: E731
+    count = _counter(embedder)
     cut = kept = 0
     for row in picked:
         context, answers = row["context"], row["answers"]
@@ -70,7 +76,7 @@ def test_budget_spans_passages_and_keeps_order_labels_and_gaps(embedder: Embedde
         "Its lamp burned whale oil until 1880. Visitors climb 140 steps to the gallery. "
         "The keeper's cottage is now a museum. Gulls nest on the rocks below."
     )
-    count = lambda text: embedder.count_tokens([text])[0]  # noqa: E731
+    count = _counter(embedder)
     passages = [_passage(1, "light.pdf", first), _passage(2, "bread.txt", BREAD)]
     fitted = fit_passages("When was the lighthouse built?", passages, embedder, count, 30)
     assert fitted[0].path == "light.pdf" and "1852" in fitted[0].text
@@ -84,7 +90,7 @@ def test_budget_spans_passages_and_keeps_order_labels_and_gaps(embedder: Embedde
 def test_tables_are_kept_whole(embedder: Embedder) -> None:
     table = "Item | Price\nApples | 3\nPears | 4\nPlums | 5\n" * 6
     passage = Passage(1, 1, 1, "prices.xlsx", "xlsx", {"sheet": "S", "rows": "1-25"}, 0.9, table)
-    count = lambda text: embedder.count_tokens([text])[0]  # noqa: E731
+    count = _counter(embedder)
     fitted = fit_passages("price of pears", [passage], embedder, count, 20)
     assert fitted[0].text == table  # the best passage is never dropped, a table never cut
 
@@ -103,7 +109,7 @@ def test_table_rows_that_name_their_columns_are_chosen_row_by_row(embedder: Embe
         Passage(2, 2, 1, "p.xlsx", "xlsx", {**sheet, "rows": "2-4"}, 0.50,
                 head.format("2-4") + "\n".join(rows[3:])),
     ]  # fmt: skip
-    count = lambda text: embedder.count_tokens([text])[0]  # noqa: E731
+    count = _counter(embedder)
     budget = count(passages[0].text) + 10  # the first sheet chunk whole would leave no room
     question = "What was the Q2 2026 price of the brass hinge?"
     fitted = fit_passages(question, passages, embedder, count, budget)
@@ -152,7 +158,7 @@ def test_the_sentence_after_the_match_and_the_heading_are_kept(embedder: Embedde
         "Faced with this strength, Loudoun returned to New York amid news that a massacre had "
         "occurred at Fort William Henry."
     )
-    count = lambda t: embedder.count_tokens([t])[0]  # noqa: E731
+    count = _counter(embedder)
     question = "Given the strength of French forces at Louisbourg, what did Loudoun do?"
     fitted = fit_passages(question, [_passage(1, "war.txt", text)], embedder, count, 90)
     assert "returned to New York" in fitted[0].text, fitted[0].text
@@ -171,7 +177,7 @@ def test_the_year_asked_about_wins_over_a_closer_paraphrase(embedder: Embedder) 
     )
     assert "He moved to Huddersfield Town in 1990 where he remained for three seasons before " \
         "transferring to Leicester City." in split_sentences(text)  # fmt: skip
-    count = lambda t: embedder.count_tokens([t])[0]  # noqa: E731
+    count = _counter(embedder)
     question = "Which club did Iwan Roberts join in 1990?"
     fitted = fit_passages(question, [_passage(1, "norwich-city.txt", text)], embedder, count, 30)
     assert "Huddersfield Town in 1990" in fitted[0].text, fitted[0].text
@@ -183,7 +189,7 @@ def test_a_weak_passage_gives_way_to_a_strong_one(embedder: Embedder) -> None:
         "neither in P nor NP-complete. Such problems are called NP-intermediate problems. The "
         "graph isomorphism problem and integer factorization are believed to be NP-intermediate."
     )
-    count = lambda t: embedder.count_tokens([t])[0]  # noqa: E731
+    count = _counter(embedder)
     passages = [_passage(1, "np.txt", strong), _passage(2, "bread.txt", BREAD)]
     question = "What is the name for a problem that meets Ladner's assertion?"
     budget = count(strong) - 5

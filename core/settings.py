@@ -446,6 +446,25 @@ class ServerSettings(BaseModel):
     )
 
 
+class McpSettings(BaseModel):
+    """The MCP server (`hearth mcp`, /mcp of `hearth serve`): what it may change, how much text
+    one call returns."""
+
+    allow_writes: bool = Field(
+        False, description="Let MCP clients ingest and remove paths (inside write_folders only)."
+    )
+    write_folders: list[Path] = Field(
+        default_factory=list,
+        description="Folders MCP clients may ingest from and remove below (links resolved).",
+    )
+    max_page_chars: int = Field(
+        32000,
+        ge=1000,
+        le=1_000_000,
+        description="Most characters of document text one MCP call or resource read returns.",
+    )
+
+
 class GroundingSettings(BaseModel):
     """What happens to an answer whose names and numbers are not in the passages it cites."""
 
@@ -527,6 +546,10 @@ class HearthSettings(BaseSettings):
     server: ServerSettings = Field(
         default_factory=ServerSettings,  # type: ignore[arg-type]
         description=ServerSettings.__doc__,
+    )
+    mcp: McpSettings = Field(
+        default_factory=McpSettings,  # type: ignore[arg-type]
+        description=McpSettings.__doc__,
     )
     speech: SpeechSettings = Field(
         default_factory=SpeechSettings,  # type: ignore[arg-type]
@@ -614,6 +637,7 @@ def load_settings(**overrides: Any) -> HearthSettings:
     settings.data_dir = settings.data_dir.expanduser().resolve()
     settings.models_dir = settings.models_dir.expanduser().resolve()
     settings.watch.folders = [f.expanduser().resolve() for f in settings.watch.folders]
+    settings.mcp.write_folders = [f.expanduser().resolve() for f in settings.mcp.write_folders]
     from core.threads import configure
 
     configure(settings.threads.cores, settings.threads.answer_cores, settings.threads.share)

@@ -23,6 +23,7 @@ from service.backup.controller import BackupController
 from service.errors import EXCEPTION_HANDLERS
 from service.evaluation.controller import EvaluationController
 from service.library.controller import CollectionController, DocumentController
+from service.mcp.transports import HttpMount
 from service.metrics import Metrics
 from service.openai_compat.audio import OpenAIAudioController
 from service.openai_compat.controller import OpenAIController
@@ -55,6 +56,7 @@ def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litest
             if own:
                 await to_thread.run_sync(app.state.hearth.close)
 
+    mcp = HttpMount(settings)  # /mcp: the MCP server over streamable HTTP
     app = Litestar(
         route_handlers=[
             HealthController,
@@ -73,11 +75,12 @@ def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litest
             BackupController,
             MetricsController,
             AuthController,
+            mcp.handler(),
         ],
         middleware=[GateMiddleware],
         state=State({"metrics": Metrics()}),
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
-        lifespan=[lifespan],
+        lifespan=[lifespan, mcp.lifespan],
         request_max_body_size=settings.server.max_upload_bytes,
         openapi_config=OpenAPIConfig(
             title="Hearth",

@@ -19,6 +19,7 @@ from ingest.commands import formats_command, ingest_command, remove_command, wat
 from service import __version__
 from service.backup.commands import backup_command, restore_command
 from service.evaluation.commands import eval_command, models_bench_command
+from service.mcp.commands import mcp_command
 from service.portable.bundle_commands import export_command, import_command
 from service.portable.commands import models_list_command
 from service.readaloud.commands import say_command, speak_answer
@@ -91,6 +92,7 @@ cli.add_command(backup_command)
 cli.add_command(restore_command)
 cli.add_command(export_command)
 cli.add_command(import_command)
+cli.add_command(mcp_command)
 
 
 @cli.command()

@@ -465,6 +465,17 @@ class McpSettings(BaseModel):
     )
 
 
+class ViewerSettings(BaseModel):
+    """Citations shown in place: PDF pages and photos rendered to PNG with the passage marked."""
+
+    scale: float = Field(
+        1.5, ge=0.25, le=4.0, description="Rendered pixels per PDF point (1.5 = 108 dpi)."
+    )
+    cache_mib: int = Field(
+        256, ge=0, description="Rendered pages kept in DATA_DIR/viewer (MiB; 0 keeps none)."
+    )
+
+
 class GroundingSettings(BaseModel):
     """What happens to an answer whose names and numbers are not in the passages it cites."""
 
@@ -566,6 +577,10 @@ class HearthSettings(BaseSettings):
     threads: ThreadSettings = Field(
         default_factory=ThreadSettings,  # type: ignore[arg-type]
         description=ThreadSettings.__doc__,
+    )
+    viewer: ViewerSettings = Field(
+        default_factory=ViewerSettings,  # type: ignore[arg-type]
+        description=ViewerSettings.__doc__,
     )
 
     @classmethod

@@ -78,6 +78,8 @@ OTHER_BODIES: dict[tuple[str, str], tuple[tuple[str, ...], bool]] = {
     ("/api/backup", "get"): (("application/x-tar",), False),
     ("/v1/audio/speech", "post"): (("audio/wav",), False),
     ("/v1/audio/transcriptions", "post"): (("text/plain",), True),
+    ("/api/documents/{document_id}/original", "get"): (("*/*",), False),
+    ("/api/documents/{document_id}/pages/{page}", "get"): (("image/png",), False),
 }
 
 

@@ -20,6 +20,7 @@ from service.answering.conversations_controller import AnswerController, Convers
 from service.answering.voice_controller import VoiceAskController
 from service.api_docs import document_responses
 from service.backup.controller import BackupController
+from service.csp import add_security_headers
 from service.errors import EXCEPTION_HANDLERS
 from service.evaluation.controller import EvaluationController
 from service.library.controller import CollectionController, DocumentController
@@ -35,6 +36,7 @@ from service.templates.controller import TemplateController
 from service.tokens.auth import AuthController, GateMiddleware
 from service.tokens.service import TokenStore
 from service.ui import ui_routes
+from service.viewer.controller import ViewerController
 
 
 def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litestar:
@@ -76,8 +78,10 @@ def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litest
             MetricsController,
             AuthController,
             mcp.handler(),
+            ViewerController,
         ],
         middleware=[GateMiddleware],
+        before_send=[add_security_headers],
         state=State({"metrics": Metrics()}),
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
         lifespan=[lifespan, mcp.lifespan],

@@ -25,6 +25,7 @@ from service.portable.commands import models_list_command
 from service.readaloud.commands import say_command, speak_answer
 from service.templates.commands import templates
 from service.tokens.commands import tokens
+from service.viewer.commands import show_command, with_view_urls
 
 
 class HearthGroup(click.Group):
@@ -92,6 +93,7 @@ cli.add_command(backup_command)
 cli.add_command(restore_command)
 cli.add_command(export_command)
 cli.add_command(import_command)
+cli.add_command(show_command)
 cli.add_command(mcp_command)
 
 
@@ -228,7 +230,7 @@ def ask(
     if as_json:
         if transcript is not None:
             done = {"transcript": transcript, **done}
-        click.echo(json.dumps(done, ensure_ascii=False, indent=2))
+        click.echo(json.dumps(with_view_urls(done), ensure_ascii=False, indent=2))
         return
     click.echo()
     sources = done.get("citations") or done.get("sources") or []

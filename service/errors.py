@@ -22,6 +22,7 @@ from core.errors import (
     UnavailableError,
     UnsupportedTypeError,
 )
+from service.viewer.errors import OriginalGoneError
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +30,7 @@ log = logging.getLogger(__name__)
 STATUS: list[tuple[type[HearthError], int]] = [
     (PayloadTooLargeError, 413),
     (InvalidInputError, 400),
+    (OriginalGoneError, 410),
     (NotFoundError, 404),
     (ConflictError, 409),
     (UnsupportedTypeError, 415),

@@ -1,7 +1,8 @@
 // Rendering one answer: its text with [n] markers turned into links, the citations under it, and
-// the citation dialog (chunk text with its document and page or time range).
+// the citation dialog (chunk text with its document and place, and the original in place: viewer.js).
 
 import { $, h, append, replace, basename, where } from "./dom.js";
+import { closeView, showView } from "./viewer.js";
 
 /** Answer text as text nodes, each "[n]" that names a known source a link that opens it. */
 export function answerText(text, sources) {
@@ -79,5 +80,9 @@ export function openCitation(source) {
   const link = $("#cite-doc");
   link.href = `#/knowledge/${source.document_id}?chunk=${source.chunk_id}`;
   link.onclick = () => dialog.close();
+  const view = $("#cite-view");
+  dialog.addEventListener("close", () => closeView(view), { once: true });
   dialog.showModal();
+  // The original with the passage marked: page, photo, recording, rows or the text around it.
+  if (source.chunk_id !== undefined) showView(view, source.chunk_id, $("#cite-text"));
 }

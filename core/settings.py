@@ -117,6 +117,45 @@ class WatchSettings(BaseModel):
     )
 
 
+class MailSettings(BaseModel):
+    """IMAP mailboxes followed like folders (`hearth mail`; `hearth serve` and `hearth watch`)."""
+
+    follow: bool = Field(
+        True, description="`hearth serve` and `hearth watch` keep every mail account in step."
+    )
+    poll_seconds: float = Field(
+        300.0,
+        ge=1.0,
+        le=86400.0,
+        description="Seconds between syncs of a server without IDLE, and of the folders IDLE "
+        "does not watch (IDLE watches INBOX, or the first followed folder).",
+    )
+    idle_seconds: float = Field(
+        600.0,
+        ge=5.0,
+        le=1740.0,
+        description="An IDLE is renewed after this long (servers drop it after 30 minutes).",
+    )
+    fetch_batch: int = Field(
+        25, ge=1, le=1000, description="Messages fetched (and committed) per round trip."
+    )
+    max_message_bytes: int = Field(
+        25 * 1024 * 1024,
+        ge=1,
+        description="A larger message is recorded as failed with the reason, not downloaded.",
+    )
+    max_failures: int = Field(
+        5,
+        ge=1,
+        le=1000,
+        description="A follower stops following an account after this many failed syncs in a "
+        "row (a wrong password counts at once as one); waits double after each, from 5 s.",
+    )
+    timeout_seconds: float = Field(
+        60.0, ge=1.0, le=3600.0, description="Network timeout of one IMAP command."
+    )
+
+
 KVType = Literal["f16", "q8_0", "q4_0"]
 TASKS = ("qa", "summarize", "translate", "code", "write")
 
@@ -533,6 +572,10 @@ class HearthSettings(BaseSettings):
     watch: WatchSettings = Field(
         default_factory=WatchSettings,  # type: ignore[arg-type]
         description=WatchSettings.__doc__,
+    )
+    mail: MailSettings = Field(
+        default_factory=MailSettings,  # type: ignore[arg-type]
+        description=MailSettings.__doc__,
     )
     grounding: GroundingSettings = Field(
         default_factory=GroundingSettings,  # type: ignore[arg-type]

@@ -218,6 +218,7 @@ def watch_command(
     On start, whatever changed while nothing watched is applied (new, changed, deleted and moved
     files); then every add, edit, delete, move and rename as it happens.
     """
+    from ingest.mail.commands import start_followers
     from ingest.watcher import create_watcher
 
     if quiet_seconds is not None:
@@ -228,9 +229,13 @@ def watch_command(
         watcher = create_watcher(
             pipeline, settings.watch, roots, progress=_Bar(quiet), on_results=_echo_results
         )
+        # Mail accounts (`hearth mail add`) are followed beside the folders (mail.follow).
+        followers = start_followers(pipeline, settings, quiet=quiet) if settings.mail.follow else []
         signal.signal(signal.SIGTERM, lambda *_: watcher.stop_event.set())
         click.echo(f"watching {', '.join(map(str, roots))} (Ctrl-C to stop)", err=True)
         try:
             watcher.run()
         finally:
+            for follower in followers:
+                follower.stop()
             pipeline.kb.close()

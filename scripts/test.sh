@@ -28,6 +28,12 @@ if ! command -v espeak-ng >/dev/null && [ "$(id -u)" = "0" ] && command -v apt-g
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq espeak-ng \
         || echo "espeak-ng could not be installed: the espeak-ng fallback test will skip"
 fi
+# Mail sync is tested against a real IMAP server on loopback: Debian's dovecot, started by the tests.
+if ! command -v dovecot >/dev/null && [ ! -x /usr/sbin/dovecot ] && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
+    echo "installing Debian's dovecot-imapd for the mail sync tests"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq dovecot-imapd \
+        || echo "dovecot-imapd could not be installed: tests/integration/test_mail*.py will skip"
+fi
 VENV="${HEARTH_VENV:-.venv}"
 "$VENV/bin/ruff" check .
 "$VENV/bin/mypy"

@@ -24,6 +24,8 @@ from service.csp import add_security_headers
 from service.errors import EXCEPTION_HANDLERS
 from service.evaluation.controller import EvaluationController
 from service.library.controller import CollectionController, DocumentController
+from service.mail.controller import MailController
+from service.mail.service import MailService
 from service.mcp.transports import HttpMount
 from service.metrics import Metrics
 from service.openai_compat.audio import OpenAIAudioController
@@ -50,9 +52,12 @@ def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litest
         app.state.tokens = TokenStore(app.state.hearth.kb.db)
         app.state.started_at = time.time()
         watcher = await to_thread.run_sync(start_watcher, app.state.hearth)
+        app.state.mail = MailService(settings, app.state.hearth.library.pipeline)
+        app.state.mail.start()
         try:
             yield
         finally:
+            await to_thread.run_sync(app.state.mail.stop)
             if watcher is not None:
                 await to_thread.run_sync(watcher.stop)
             if own:
@@ -77,6 +82,7 @@ def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litest
             BackupController,
             MetricsController,
             AuthController,
+            MailController,
             mcp.handler(),
             ViewerController,
         ],

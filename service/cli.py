@@ -16,6 +16,7 @@ from core.errors import ConfigError, HearthError
 from core.logs import configure_logging
 from core.settings import TASKS, HearthSettings, load_settings
 from ingest.commands import formats_command, ingest_command, remove_command, watch_command
+from ingest.mail.commands import mail
 from service import __version__
 from service.backup.commands import backup_command, restore_command
 from service.evaluation.commands import eval_command, models_bench_command
@@ -93,6 +94,7 @@ cli.add_command(backup_command)
 cli.add_command(restore_command)
 cli.add_command(export_command)
 cli.add_command(import_command)
+cli.add_command(mail)
 cli.add_command(show_command)
 cli.add_command(mcp_command)
 
@@ -246,6 +248,7 @@ def ask(
 def status(settings: HearthSettings, as_json: bool) -> None:
     """What Hearth knows, and whether every store agrees with the catalogue."""
     from core.knowledge import KnowledgeBase
+    from ingest.mail.commands import account_lines, account_store
 
     kb = KnowledgeBase(settings)
     try:
@@ -257,6 +260,8 @@ def status(settings: HearthSettings, as_json: bool) -> None:
     finally:
         kb.db.dispose()
     stats["memory"], memory_lines = _memory_lines(settings)
+    mail_accounts = account_store(settings).accounts()
+    stats["mail"] = [a.public() for a in mail_accounts]
     if as_json:
         click.echo(json.dumps(stats, indent=2))
         return
@@ -271,6 +276,8 @@ def status(settings: HearthSettings, as_json: bool) -> None:
     click.echo(f"vector stores   {stores} ({'in step' if stats['consistent'] else 'OUT OF STEP'})")
     for line in memory_lines:
         click.echo(line)
+    for line in account_lines(mail_accounts):
+        click.echo(f"mail            {line}")
 
 
 @cli.command()

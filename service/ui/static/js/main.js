@@ -6,6 +6,7 @@ import { initKnowledge, showKnowledge } from "./knowledge.js";
 import { initTemplates, showTemplates } from "./templates.js";
 import { initEval, showEval } from "./eval.js";
 import { initLive } from "./live.js";
+import { initMail } from "./mail.js";
 import { initVoice } from "./voice.js";
 
 const VIEWS = ["chat", "knowledge", "templates", "eval", "live"];
@@ -30,6 +31,7 @@ async function route() {
 
 async function start() {
   initKnowledge();
+  initMail();
   initTemplates();
   initEval();
   initVoice();

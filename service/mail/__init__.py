@@ -1,0 +1,1 @@
+"""Mail accounts over HTTP (``/api/mail``) and the followers a running server keeps."""

@@ -229,6 +229,15 @@ def test_no_user_text_in_the_log(stdio: Session) -> None:
     assert "Traceback" not in log
 
 
+def test_help_lists_mcp_beside_the_other_commands(library: Path) -> None:
+    done = run_hearth(library / "data", "--help", timeout=120)
+    assert done.returncode == 0, done.stderr
+    listed = {line.split()[0] for line in done.stdout.split("Commands:")[1].splitlines() if line}
+    assert {"mcp", "serve", "ingest", "remove", "ask", "status", "tokens", "templates"} <= listed
+    about = run_hearth(library / "data", "mcp", "--help", timeout=120)
+    assert "stdio" in about.stdout and "mcp.allow_writes" in about.stdout
+
+
 def test_page_of_keeps_order_and_cuts_to_budget() -> None:
     @dataclass
     class C:

@@ -14,14 +14,14 @@ from sqlalchemy.orm import Session
 from core import catalogue
 from core.catalogue import DONE, Action, DocumentStatus, DocumentVersion
 from core.embedder import Embedder
-from core.errors import HearthError, LoaderError, PayloadTooLargeError
+from core.errors import LoaderError, PayloadTooLargeError
 from core.knowledge import KnowledgeBase
 from core.types import ChunkDraft
 from ingest.attachments import AttachmentIngester
 from ingest.chunker import Chunker
 from ingest.files import iter_files, sha256_of
 from ingest.loaders import LoaderContext, Loaders, file_type_of
-from ingest.loaders.base import LoadedFile, load_file
+from ingest.loaders.base import READ_ERRORS, LoadedFile, failure_reason, load_file
 from ingest.titles import document_title, embedding_texts, nothing_found
 
 log = logging.getLogger(__name__)
@@ -189,7 +189,7 @@ class IngestPipeline:
             loader = self.loaders.for_path(path)
             loaded = load_file(loader, path)
             drafts = self.chunker.chunk(loaded.sections)
-        except (HearthError, OSError, MemoryError, RecursionError, UnicodeError) as exc:
+        except READ_ERRORS as exc:
             return self._failed(key, sha, path, exc, started, collection)
         return _Prepared(
             path, key, sha, size, loader.file_type, collection, loaded, drafts, started
@@ -204,7 +204,7 @@ class IngestPipeline:
         started: float,
         collection: str = "default",
     ) -> FileResult:
-        reason = exc.message if isinstance(exc, HearthError) else f"{path.name}: {exc}"
+        reason = failure_reason(path.name, exc)
         self._record_failure(key, sha, path, reason, started, collection)
         return FileResult(key, Action.FAILED, error=reason, error_kind=type(exc).__name__)
 

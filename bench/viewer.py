@@ -31,7 +31,7 @@ from core.settings import load_settings
 from ingest.chunker import Chunker
 from ingest.loaders import LoaderContext, Loaders
 from service.viewer import pages
-from service.viewer.marks import text_marks
+from service.viewer.marks import text_marks, words_of
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 COVERED = 0.9
@@ -80,6 +80,7 @@ def run(args: argparse.Namespace) -> list[Figure]:
     print(f"{'file':28} {'chunks':>6} {'ocr':>4} {'covered':>8} {'full':>5} {'mean cov':>8}")
     coverages: list[float] = []
     mark_s: list[float] = []
+    reach: list[float] = []
     for path in pdfs:
         drafts = chunker.chunk(loaders.for_path(path).load(path))
         text_chunks = [d for d in drafts if "page" in d.provenance and "box" not in d.provenance]
@@ -91,6 +92,7 @@ def run(args: argparse.Namespace) -> list[Figure]:
                 marks, _, _ = text_marks(pdf[int(d.provenance["page"]) - 1], d.text)
                 mark_s.append(time.perf_counter() - t)
                 mine.append(marks.coverage)
+                reach.append(marks.page_marked / max(1, len(words_of(d.text))))
         finally:
             pdf.close()
         coverages += mine
@@ -105,6 +107,10 @@ def run(args: argparse.Namespace) -> list[Figure]:
     print(
         f"\n{n} text-layer chunks: {share:.1%} covered (>= {COVERED:.0%} of their words "
         f"marked), {full:.1%} fully; marking p50 {pct(mark_s, 0.5) * 1000:.1f} ms per chunk"
+    )
+    print(
+        f"page words marked per passage word: mean {statistics.mean(reach):.3f}, "
+        f"max {max(reach):.3f} (above 1: marks reach past the passage)"
     )
 
     cache = pages.PageCache(settings.data_dir / "viewer", settings.viewer.cache_mib * 2**20)
@@ -148,6 +154,13 @@ def run(args: argparse.Namespace) -> list[Figure]:
             note=note,
         ),
         Figure("viewer", "PDF chunks fully covered", full, "share", better="higher", note=note),
+        Figure(
+            "viewer",
+            "page words marked per passage word",
+            statistics.mean(reach),
+            "ratio",
+            note="mean; 1.0 = nothing beyond the passage",
+        ),
         timing("page render cold p50", cold, raw, 0.5, "open + render + PNG vs raw render"),
         timing("page render cold p95", cold, raw, 0.95, note),
         timing("page from cache p50", cached, raw, 0.5, "cache read vs raw render"),

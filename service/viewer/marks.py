@@ -49,6 +49,8 @@ class Marks:
     on_page: int = 0
     marked: int = 0
     source: str = "none"
+    #: Page words under a mark (over the passage's word count: how far marks overreach).
+    page_marked: int = 0
 
     @property
     def coverage(self) -> float:
@@ -184,6 +186,7 @@ def text_marks(page: Any, passage: str) -> tuple[Marks, float, float]:
         on_page=len(on_page),
         marked=len(on_page & marked),
         source="text" if boxes else "none",
+        page_marked=len(matched),
     )
     return marks, width, height
 

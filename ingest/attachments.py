@@ -11,12 +11,12 @@ from pathlib import Path
 from core import catalogue
 from core.catalogue import Action, DocumentVersion
 from core.embedder import Embedder
-from core.errors import HearthError, LoaderError
+from core.errors import LoaderError
 from core.knowledge import KnowledgeBase
 from core.types import Section
 from ingest.chunker import Chunker
 from ingest.loaders import Loaders
-from ingest.loaders.base import Attachment, load_file
+from ingest.loaders.base import READ_ERRORS, Attachment, failure_reason, load_file
 from ingest.titles import document_title, embedding_texts, nothing_found
 
 log = logging.getLogger(__name__)
@@ -97,8 +97,8 @@ class AttachmentIngester:
                 ]
                 drafts = self.chunker.chunk(sections)
                 vectors = self.embedder.embed(embedding_texts(drafts))
-            except (HearthError, OSError, MemoryError, RecursionError, UnicodeError) as exc:
-                reason = exc.message if isinstance(exc, HearthError) else str(exc)
+            except READ_ERRORS as exc:
+                reason = failure_reason(attachment.name, exc)
                 self._record_failure(parent_id, key, sha, f"{carrier}, attachment {reason}")
                 return 0
         size = len(attachment.data)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import os
 import random
+import re
 import struct
 import wave
 import zipfile
@@ -59,14 +60,199 @@ def _pdf(text: str) -> bytes:
     return minimal_pdf([text])
 
 
-def _encrypted_pdf() -> bytes:
+#: What a file that needs a password to open must fail with (issue 28).
+NEEDS_PASSWORD = "encrypted: needs a password"
+PASSWORD = "hearth-secret"
+
+
+def encrypted_pdf(
+    text: str = "A secret about the vault.", algorithm: str = "RC4-128", user: str = PASSWORD
+) -> bytes:
+    """A PDF encrypted by pypdf with ``algorithm``; ``user`` "" is owner-only protection
+    (every viewer opens it without asking)."""
     from pypdf import PdfReader, PdfWriter
 
-    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(_pdf("A secret about the vault."))))
-    writer.encrypt(user_password="hearth-secret", owner_password="owner", algorithm="RC4-128")
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(_pdf(text))))
+    writer.encrypt(user_password=user, owner_password="owner", algorithm=algorithm)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+def _docx(path: Path, text: str) -> None:
+    import docx
+
+    document = docx.Document()
+    document.add_heading("Encrypted notes", level=1)
+    document.add_paragraph(text)
+    document.save(str(path))
+
+
+def _encrypted_office(maker_name: str, tmp: Path, password: str = PASSWORD) -> bytes:
+    """A real Office file (python-docx, openpyxl, python-pptx) encrypted as Office does with a
+    password to open (ECMA-376 agile encryption, msoffcrypto-tool): an OLE compound file."""
+    from msoffcrypto.format.ooxml import OOXMLFile
+
+    import tests.format_samples as samples
+
+    ext = {"docx": ".docx", "xlsx": ".xlsx", "pptx": ".pptx"}[maker_name]
+    plain = tmp / f"plain-{maker_name}-{password}{ext}"
+    if maker_name == "docx":
+        _docx(plain, "Marker sealed: the key to the boathouse hangs behind the clock.")
+    else:
+        getattr(samples, f"make_{maker_name}")(plain)
+    out = io.BytesIO()
+    with plain.open("rb") as fh:
+        OOXMLFile(fh).encrypt(password, out)
+    return out.getvalue()
+
+
+def _encrypted_odt(tmp: Path) -> bytes:
+    """An OpenDocument text saved with a password the way LibreOffice does (ODF 1.2: each
+    XML member deflated, then AES-256-CBC with a PBKDF2 key of the password's SHA-256; the
+    manifest describes it in ``encryption-data``)."""
+    import base64
+    import hashlib
+
+    from cryptography.hazmat.primitives import padding
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
+    import tests.format_samples as samples
+
+    src = tmp / "plain.odt"
+    samples.make_odt(src)
+
+    def b64(raw: bytes) -> str:
+        return base64.b64encode(raw).decode()
+
+    def described(name: str, size: int, checksum: str, iv: str, salt: str) -> str:
+        return (
+            f'<manifest:file-entry manifest:full-path="{name}" manifest:media-type="text/xml" '
+            f'manifest:size="{size}"><manifest:encryption-data manifest:checksum-type="urn:oasis:'
+            f'names:tc:opendocument:xmlns:manifest:1.0#sha256-1k" manifest:checksum="{checksum}">'
+            '<manifest:algorithm manifest:algorithm-name="http://www.w3.org/2001/04/'
+            f'xmlenc#aes256-cbc" manifest:initialisation-vector="{iv}"/>'
+            "<manifest:start-key-generation manifest:start-key-generation-name="
+            '"http://www.w3.org/2000/09/xmldsig#sha256" manifest:key-size="32"/>'
+            '<manifest:key-derivation manifest:key-derivation-name="PBKDF2" '
+            'manifest:key-size="32" manifest:iteration-count="100000" '
+            f'manifest:salt="{salt}"/></manifest:encryption-data></manifest:file-entry>'
+        )
+
+    entries: list[tuple[str, int, str, str, str]] = []
+    out = io.BytesIO()
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(out, "w") as zout:
+        manifest: str = zin.read("META-INF/manifest.xml").decode()
+        for info in zin.infolist():
+            body = zin.read(info)
+            if info.filename in ("content.xml", "styles.xml", "meta.xml"):
+                salt, iv = os.urandom(16), os.urandom(16)
+                start = hashlib.sha256(PASSWORD.encode()).digest()
+                key = hashlib.pbkdf2_hmac("sha1", start, salt, 100_000, 32)
+                packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+                packed = packer.compress(body) + packer.flush()
+                padder = padding.PKCS7(128).padder()
+                enc = Cipher(algorithms.AES(key), modes.CBC(iv)).encryptor()
+                sealed = enc.update(padder.update(packed) + padder.finalize()) + enc.finalize()
+                checksum = hashlib.sha256(sealed[:1024]).digest()
+                entries.append((info.filename, len(body), b64(checksum), b64(iv), b64(salt)))
+                zout.writestr(zipfile.ZipInfo(info.filename), sealed, zipfile.ZIP_STORED)
+            elif info.filename != "META-INF/manifest.xml":
+                zout.writestr(info, body)
+        for name, *rest in entries:
+            entry = f'<manifest:file-entry manifest:full-path="{name}"[^>]*/>'
+            manifest = re.sub(entry, described(name, *rest), manifest)  # type: ignore[arg-type]
+        assert manifest.count("encryption-data") == 2 * len(entries), manifest
+        zout.writestr("META-INF/manifest.xml", manifest)
+    return out.getvalue()
+
+
+def _drm_epub(tmp: Path) -> bytes:
+    """An EPUB whose chapters are encrypted (AES-128-CBC, as DRM schemes do) and listed in
+    ``META-INF/encryption.xml``; its key is not in the book."""
+    from cryptography.hazmat.primitives import padding
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
+    import tests.format_samples as samples
+
+    src = tmp / "plain.epub"
+    samples.make_epub(src)
+    key = os.urandom(16)
+    refs = []
+    out = io.BytesIO()
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            body = zin.read(info)
+            if info.filename.endswith((".xhtml", ".html")) and "nav" not in info.filename:
+                iv = os.urandom(16)
+                padder = padding.PKCS7(128).padder()
+                enc = Cipher(algorithms.AES(key), modes.CBC(iv)).encryptor()
+                body = iv + enc.update(padder.update(body) + padder.finalize()) + enc.finalize()
+                refs.append(info.filename)
+            zout.writestr(info, body)
+        assert refs
+        listing = "".join(
+            '<enc:EncryptedData><enc:EncryptionMethod Algorithm="http://www.w3.org/2001/04/'
+            'xmlenc#aes128-cbc"/><enc:CipherData>'
+            f'<enc:CipherReference URI="{name}"/></enc:CipherData></enc:EncryptedData>'
+            for name in refs
+        )
+        zout.writestr(
+            "META-INF/encryption.xml",
+            '<?xml version="1.0"?><encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:'
+            'container" xmlns:enc="http://www.w3.org/2001/04/xmlenc#">' + listing + "</encryption>",
+        )
+    return out.getvalue()
+
+
+def encrypted_kinds(tmp: Path) -> list[BadFile]:
+    """Every reader that can meet an encrypted file (issue 28): what opens without asking is
+    read, what needs a password fails with ``NEEDS_PASSWORD``."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    kinds = []
+    for algorithm in ("RC4-40", "RC4-128", "AES-128", "AES-256"):
+        fact = f"Marker owner-only {algorithm}: the keeper counts {len(algorithm)} gulls."
+        kinds.append(
+            BadFile(
+                f"PDF encrypted {algorithm}, owner password only (opens without asking)",
+                f"owner-only-{algorithm.lower()}.pdf",
+                encrypted_pdf(fact, algorithm, user=""),
+                (f"keeper counts {len(algorithm)} gulls",),
+                "added",
+                status=201,
+            )
+        )
+    for algorithm in ("RC4-40", "AES-128", "AES-256"):
+        kinds.append(
+            BadFile(
+                f"PDF encrypted {algorithm} with a user password",
+                f"locked-{algorithm.lower()}.pdf",
+                encrypted_pdf(algorithm=algorithm),
+                (NEEDS_PASSWORD,),
+            )
+        )
+    for maker, name in (("docx", "locked.docx"), ("xlsx", "locked.xlsx"), ("pptx", "locked.pptx")):
+        kinds.append(
+            BadFile(
+                f"{maker.upper()} with a password to open",
+                name,
+                _encrypted_office(maker, tmp),
+                (NEEDS_PASSWORD,),
+            )
+        )
+    kinds += [
+        BadFile(
+            "XLSX encrypted with Excel's built-in password (opens without asking)",
+            "velvet.xlsx",
+            _encrypted_office("xlsx", tmp, "VelvetSweatshop"),
+            ("Warehouse: Oslo",),
+            "added",
+            status=201,
+        ),
+        BadFile("ODT saved with a password", "locked.odt", _encrypted_odt(tmp), (NEEDS_PASSWORD,)),
+        BadFile("EPUB with encrypted chapters (DRM)", "drm.epub", _drm_epub(tmp), ("encrypted",)),
+    ]
+    return kinds
 
 
 def _broken_xref_pdf(text: str) -> bytes:
@@ -199,7 +385,8 @@ def bad_files(tmp: Path) -> list[BadFile]:
         BadFile("zero bytes .docx", "zero.docx", b"", ("empty", "0 bytes"), "empty", status=400),
         BadFile("zero bytes .png", "zero.png", b"", ("empty", "0 bytes"), "empty", status=400),
         BadFile("truncated PDF", "truncated.pdf", good_pdf[:60], ("PDF",)),
-        BadFile("encrypted PDF", "encrypted.pdf", _encrypted_pdf(), ("encrypted", "password")),
+        BadFile("encrypted PDF", "encrypted.pdf", encrypted_pdf(), (NEEDS_PASSWORD,)),
+        *encrypted_kinds(tmp),
         BadFile(
             "PDF with garbage xref offsets (pypdf rebuilds it)",
             "bad-xref.pdf",

@@ -12,6 +12,7 @@ import zipfile
 from pathlib import Path
 
 from core.errors import LoaderError
+from ingest.loaders.encryption import check_zip_encryption
 
 #: Most bytes all members of one document may unpack to.
 MAX_UNCOMPRESSED = 512 * 1024 * 1024
@@ -26,13 +27,15 @@ def _mib(n: int) -> str:
 
 
 def check_zip(path: Path, kind: str, limit: int = MAX_UNCOMPRESSED) -> None:
-    """Refuse a file that is not a zip, or that would unpack to more than ``limit`` bytes or
-    packs one member implausibly tightly (a zip bomb)."""
+    """Refuse a file that is not a zip, whose members are encrypted ("encrypted: needs a
+    password"), or that would unpack to more than ``limit`` bytes or packs one member
+    implausibly tightly (a zip bomb)."""
     try:
         with zipfile.ZipFile(path) as zf:
             infos = zf.infolist()
     except (zipfile.BadZipFile, OSError, ValueError) as exc:
         raise LoaderError(f"{path.name}: not a valid {kind} (zip) file ({exc})") from exc
+    check_zip_encryption(path, kind, infos)
     total = sum(info.file_size for info in infos)
     packed = path.stat().st_size
     if total > limit:

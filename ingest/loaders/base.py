@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import importlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from core.errors import UnsupportedTypeError
+from core.errors import HearthError, UnsupportedTypeError
 from core.ocr import OcrModel
 from core.settings import HearthSettings, load_settings
 from core.speech import SpeechModel
 from core.types import Section
 from ingest.loaders.detect import BINARY_EXTENSIONS, sniff
+from ingest.loaders.encryption import default_password_kind, needs_password
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,17 @@ class Loader(Protocol):
 
     def load(self, path: Path) -> list[Section]:
         """Sections of the file, in reading order; raises ``LoaderError`` naming the file."""
+        ...
+
+
+class StreamingLoader(Loader, Protocol):
+    """A loader that can also read a file piece by piece, for files of any size: the pipeline
+    streams a large file through ``stream`` when its loader has one (``TextLoader``)."""
+
+    def stream(self, path: Path) -> Iterator[tuple[Section, int]]:
+        """The file's sections in blocks, each with the count of the file's bytes read so far;
+        consecutive blocks of equal provenance continue one section. ``LoaderError`` (raised
+        as the blocks are read) naming the file."""
         ...
 
 
@@ -119,11 +131,32 @@ class FormatInfo:
     extensions: list[str]
 
 
+#: What reading one file may raise that fails that file alone (the batch goes on). A loader's
+#: library that is not installed (ImportError) is one too: that kind of file cannot be read.
+READ_ERRORS = (HearthError, OSError, MemoryError, RecursionError, UnicodeError, ImportError)
+
+
+def failure_reason(name: str, exc: BaseException) -> str:
+    """Why the file ``name`` failed, for one of ``READ_ERRORS``: a ``HearthError``'s message
+    (it names the file), the library to install for an ``ImportError``, else the error."""
+    if isinstance(exc, HearthError):
+        return exc.message
+    if isinstance(exc, ImportError):
+        module = exc.name or str(exc)
+        return (
+            f"{name}: cannot be read here: it needs the Python package {module!r}, which is "
+            f"not installed ({exc}); install it into Hearth's environment and add the file again"
+        )
+    return f"{name}: {exc}"
+
+
 _REGISTRY: dict[str, Loader] = {}
 _EXTENSIONS: dict[str, str] = {}
 _NAMES: dict[str, str] = {}
 _CLASSES: dict[str, type] = {}
 _loaded = False
+#: File types whose password-protected files are encrypted OLE packages.
+_OOXML_TYPES = frozenset({"docx", "xlsx", "pptx"})
 
 
 def register(
@@ -197,6 +230,13 @@ def detect_type(path: Path) -> str:
     except OSError as exc:
         raise UnsupportedTypeError(f"{path.name}: cannot be read ({exc})") from exc
     suffix = path.suffix.lower() or "(no extension)"
+    if found.encrypted:  # read by the OOXML loader its name or decrypted content says
+        if claimed in _OOXML_TYPES:
+            return claimed
+        inner = default_password_kind(path)
+        if inner is None:
+            raise needs_password(path, "an encrypted Office document")
+        return _EXTENSIONS[inner]
     if found.binary or found.strong:
         actual = _EXTENSIONS.get(found.extension or "")
         if actual is None:

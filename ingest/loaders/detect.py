@@ -12,6 +12,8 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from ingest.loaders.encryption import OLE_MAGIC, is_encrypted_ooxml
+
 HEAD_BYTES = 8192
 
 # (prefix, canonical extension or None, description), checked in order.
@@ -19,7 +21,7 @@ _MAGIC: tuple[tuple[bytes, str | None, str], ...] = (
     (b"%PDF-", ".pdf", "a PDF document"),
     (b"{\\rtf", ".rtf", "an RTF document"),
     (
-        b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1",
+        OLE_MAGIC,
         None,
         "a legacy Microsoft Office (OLE2) file (.doc, .xls, .ppt or .msg); save it as .docx, "
         ".xlsx or .pptx",
@@ -75,6 +77,8 @@ class Sniffed:
     description: str
     binary: bool
     strong: bool = False
+    #: An encrypted Office Open XML package (an OLE compound file; ``encryption.py``).
+    encrypted: bool = False
 
 
 def _sniff_zip(path: Path) -> Sniffed:
@@ -178,4 +182,6 @@ def sniff(path: Path) -> Sniffed:
     with path.open("rb") as fh:
         head = fh.read(HEAD_BYTES)
     found = sniff_bytes(head)
+    if found is not None and head.startswith(OLE_MAGIC) and is_encrypted_ooxml(path):
+        return Sniffed(None, "an encrypted Office document", binary=True, encrypted=True)
     return found if found is not None else _sniff_zip(path)

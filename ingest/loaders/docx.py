@@ -7,8 +7,8 @@ from typing import Any
 
 from core.errors import LoaderError
 from core.types import Section
-from ingest.loaders.archive import check_zip
 from ingest.loaders.base import register
+from ingest.loaders.encryption import office_package
 from ingest.loaders.hidden import record_hidden, visible_paragraph_text
 from ingest.loaders.sections import SectionBuilder
 from ingest.loaders.tables import table_lines
@@ -36,15 +36,15 @@ class DocxLoader:
 
     def load(self, path: Path) -> list[Section]:
         """Sections under each heading; a table's rows become lines, each with its headers."""
-        check_zip(path, ".docx")
         import docx
         from docx.table import Table
         from docx.text.paragraph import Paragraph
 
-        try:
-            document = docx.Document(str(path))
-        except Exception as exc:
-            raise LoaderError(f"{path.name}: not a readable Word document ({exc})") from exc
+        with office_package(path, ".docx", "Word document") as package:
+            try:
+                document = docx.Document(str(package))
+            except Exception as exc:
+                raise LoaderError(f"{path.name}: not a readable Word document ({exc})") from exc
         builder = SectionBuilder()
         hidden = 0
         for item in document.iter_inner_content():

@@ -10,6 +10,7 @@ from core.errors import LoaderError
 from core.types import Section
 from ingest.loaders.archive import check_zip
 from ingest.loaders.base import register
+from ingest.loaders.encryption import check_epub
 from ingest.loaders.html import html_sections
 
 
@@ -39,6 +40,7 @@ class EpubLoader:
     def load(self, path: Path) -> list[Section]:
         """Sections of every chapter in spine order, each with its chapter title."""
         check_zip(path, ".epub")
+        check_epub(path)
         import ebooklib
         from ebooklib import epub
 

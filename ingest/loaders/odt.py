@@ -12,6 +12,7 @@ from core.errors import LoaderError
 from core.types import Section
 from ingest.loaders.archive import check_zip
 from ingest.loaders.base import register
+from ingest.loaders.encryption import check_odf
 from ingest.loaders.sections import SectionBuilder
 
 _TEXT_NS = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
@@ -37,6 +38,7 @@ class OdtLoader:
     def load(self, path: Path) -> list[Section]:
         """Sections under each heading."""
         check_zip(path, ".odt")
+        check_odf(path, "OpenDocument text")
         from odf import teletype
         from odf.opendocument import load
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from core.errors import LoaderError
 from core.types import Section
 from ingest.loaders.base import ContextLoader, register
+from ingest.loaders.encryption import needs_password
 from ingest.loaders.hidden import record_hidden
 from ingest.loaders.ocr_sections import line_sections
 from ingest.loaders.pdf_hidden import drop_hidden_text
@@ -21,9 +22,16 @@ MIN_TEXT_CHARS = 1
 
 
 def _opens_without_password(reader: object) -> bool:
-    """True when an encrypted PDF opens with the empty user password (owner-only protection)."""
+    """True when an encrypted PDF opens with the empty user password (owner-only protection,
+    which every viewer opens without asking), whatever its cipher: RC4-40, RC4-128, AES-128,
+    AES-256. A missing AES library (pypdf's ``DependencyError``) is raised, not taken for a
+    password."""
+    from pypdf.errors import DependencyError
+
     try:
         return bool(reader.decrypt(""))  # type: ignore[attr-defined]
+    except DependencyError:
+        raise
     except Exception:  # an unsupported cipher, or a damaged encryption dictionary
         return False
 
@@ -68,19 +76,21 @@ class PdfLoader(ContextLoader):
     def load(self, path: Path) -> list[Section]:
         """One section per page that has text; OCR blocks (with boxes in points) for the rest."""
         from pypdf import PdfReader
-        from pypdf.errors import PdfReadError
+        from pypdf.errors import DependencyError, PdfReadError
 
         logging.getLogger("pypdf").setLevel(logging.ERROR)
         try:
             reader = PdfReader(str(path), strict=False)
             if reader.is_encrypted and not _opens_without_password(reader):
-                raise LoaderError(
-                    f"{path.name}: the PDF is encrypted with a password; "
-                    "decrypt it (save an unprotected copy) and add it again"
-                )
+                raise needs_password(path, "a PDF that asks for a password to open")
             read = [_page_text(page) for page in reader.pages]
         except LoaderError:
             raise
+        except DependencyError as exc:  # AES without the cryptography package
+            raise LoaderError(
+                f"{path.name}: the PDF is AES-encrypted and cannot be read here: it needs the "
+                f"Python package 'cryptography', which is not installed ({exc})"
+            ) from exc
         except (PdfReadError, ValueError, KeyError, TypeError, OSError, AttributeError) as exc:
             raise LoaderError(f"{path.name}: not a readable PDF ({exc})") from exc
         texts = [text for text, _ in read]

@@ -8,8 +8,8 @@ from typing import Any
 
 from core.errors import LoaderError
 from core.types import Section
-from ingest.loaders.archive import check_zip
 from ingest.loaders.base import register
+from ingest.loaders.encryption import office_package
 
 
 def _shape_lines(shape: Any) -> Iterator[str]:
@@ -40,13 +40,13 @@ class PptxLoader:
 
     def load(self, path: Path) -> list[Section]:
         """One section per slide that has text or notes."""
-        check_zip(path, ".pptx")
         from pptx import Presentation
 
-        try:
-            deck = Presentation(str(path))
-        except Exception as exc:
-            raise LoaderError(f"{path.name}: not a readable PowerPoint file ({exc})") from exc
+        with office_package(path, ".pptx", "PowerPoint presentation") as package:
+            try:
+                deck = Presentation(str(package))
+            except Exception as exc:
+                raise LoaderError(f"{path.name}: not a readable PowerPoint file ({exc})") from exc
         sections = []
         for number, slide in enumerate(deck.slides, start=1):
             lines = [line for shape in slide.shapes for line in _shape_lines(shape)]

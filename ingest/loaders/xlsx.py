@@ -8,8 +8,8 @@ from typing import Any
 
 from core.errors import LoaderError
 from core.types import Section
-from ingest.loaders.archive import check_zip
 from ingest.loaders.base import register
+from ingest.loaders.encryption import office_package
 from ingest.loaders.tables import cell_text, table_sections
 
 
@@ -23,13 +23,17 @@ class XlsxLoader:
 
     def load(self, path: Path) -> list[Section]:
         """Sections of up to ten rows per sheet, each with the sheet's header row."""
-        check_zip(path, ".xlsx")
         import openpyxl
 
-        try:
-            book = openpyxl.load_workbook(str(path), read_only=True, data_only=True)
-        except Exception as exc:
-            raise LoaderError(f"{path.name}: not a readable Excel workbook ({exc})") from exc
+        with office_package(path, ".xlsx", "Excel workbook") as package:
+            try:
+                book = openpyxl.load_workbook(str(package), read_only=True, data_only=True)
+            except Exception as exc:
+                raise LoaderError(f"{path.name}: not a readable Excel workbook ({exc})") from exc
+            return self._sheets(path, book)
+
+    def _sheets(self, path: Path, book: Any) -> list[Section]:
+        """Every sheet's sections (read while the package is there); closes the book."""
         try:
             sections: list[Section] = []
             for sheet in book.worksheets:

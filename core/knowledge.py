@@ -249,6 +249,24 @@ class KnowledgeBase:
             self._store_failed = True  # no mark at close: the next start compares every id
             raise
 
+    def write_vectors_many(self, items: list[tuple[Committed, np.ndarray]]) -> None:
+        """:meth:`write_vectors` for several committed documents at once: one delete and one add
+        per store (a store write costs the same for one document as for fifty)."""
+        if not items:
+            return
+        self.check_deferred()
+        old = [i for done, _ in items for i in done.old_ids]
+        ids = [i for done, _ in items for i in done.new_ids]
+        metas = [done.metadata for done, _ in items for _ in done.new_ids]
+        try:
+            for store in self.stores.values():
+                store.delete(old)
+                if ids:
+                    store.add(ids, np.vstack([v for done, v in items if done.new_ids]), metas)
+        except BaseException:
+            self._store_failed = True  # no mark at close: the next start compares every id
+            raise
+
     def delete_vectors(self, ids: list[int]) -> None:
         """Remove chunk ids from every store (after the catalogue dropped them)."""
         self.check_deferred()

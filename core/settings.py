@@ -137,7 +137,11 @@ class MailSettings(BaseModel):
         description="An IDLE is renewed after this long (servers drop it after 30 minutes).",
     )
     fetch_batch: int = Field(
-        25, ge=1, le=1000, description="Messages fetched (and committed) per round trip."
+        100,
+        ge=1,
+        le=1000,
+        description="Messages fetched per round trip; their chunks are embedded together and "
+        "their vectors stored in one write (each message is committed on its own).",
     )
     max_message_bytes: int = Field(
         25 * 1024 * 1024,

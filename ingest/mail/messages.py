@@ -110,7 +110,7 @@ class MessageWriter:
         vectors = self.pipeline.embedder.embed(
             [t for p in batch for t in embedding_texts(p.drafts)]
         )
-        results = []
+        committed = []
         offset = 0
         for p in batch:
             mine = vectors[offset : offset + len(p.drafts)]
@@ -127,8 +127,10 @@ class MessageWriter:
                 empty_reason=nothing_found(f"message {p.item.uid}", FILE_TYPE, p.item.size),
                 started=p.started,
             )
-            done = kb.commit(version)
-            kb.write_vectors(done, mine)
+            committed.append((kb.commit(version), mine))  # one transaction per message
+        kb.write_vectors_many(committed)  # the stores follow, once for the batch
+        results = []
+        for p, (done, _) in zip(batch, committed, strict=True):
             carried = self.pipeline.attachments.replace(
                 done.document_id, p.item.key, p.attachments, self.collection
             )

@@ -5,6 +5,7 @@ Each writes to the data directory, so each holds its :class:`~core.lock.WriterLo
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from pathlib import Path
@@ -91,10 +92,25 @@ def ingest_command(
         raise click.ClickException(exc.message) from exc
     lock = WriterLock.for_settings(settings).acquire()
     pipeline = _open_pipeline(settings)
-    bar = tqdm(total=len(files), unit="file", disable=quiet or None, file=sys.stderr, desc="ingest")
+    # The bar counts bytes, so it moves within a large file as its batches are embedded.
+    sizes = {os.path.abspath(f): _size(f) for f in files}
+    shown: dict[str, int] = {}
+    bar = tqdm(
+        total=sum(sizes.values()),
+        unit="B",
+        unit_scale=True,
+        disable=quiet or None,
+        file=sys.stderr,
+        desc="ingest",
+    )
+
+    def within(path: str, fraction: float) -> None:
+        done = int(sizes.get(path, 0) * fraction)
+        bar.update(done - shown.get(path, 0))
+        shown[path] = done
 
     def progress(result: FileResult) -> None:
-        bar.update(1)
+        bar.update(sizes.get(result.path, 0) - shown.pop(result.path, 0))
         bar.set_postfix_str(result.action)
 
     try:
@@ -103,7 +119,8 @@ def ingest_command(
         for result in pruned:
             if result.action not in (Action.MOVED, Action.REMOVED):
                 progress(result)
-        report = pipeline.ingest([f for f in files if f not in handled], collection, progress)
+        todo = [f for f in files if f not in handled]
+        report = pipeline.ingest(todo, collection, progress, within)
         report.results[:0] = pruned
     finally:
         bar.close()
@@ -112,6 +129,13 @@ def ingest_command(
     print_summary(report)
     if report.failures:
         sys.exit(EXIT_FILES_FAILED)
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:  # a broken link or a file gone: its failure is reported by the pipeline
+        return 0
 
 
 @click.command("remove")

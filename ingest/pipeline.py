@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -16,12 +16,20 @@ from core.catalogue import DONE, Action, DocumentStatus, DocumentVersion
 from core.embedder import Embedder
 from core.errors import LoaderError, PayloadTooLargeError
 from core.knowledge import KnowledgeBase
-from core.types import ChunkDraft
+from core.types import ChunkDraft, Section
 from ingest.attachments import AttachmentIngester
 from ingest.chunker import Chunker
 from ingest.files import iter_files, sha256_of
 from ingest.loaders import LoaderContext, Loaders, file_type_of
-from ingest.loaders.base import READ_ERRORS, LoadedFile, failure_reason, load_file
+from ingest.loaders.base import (
+    READ_ERRORS,
+    Attachment,
+    LoadedFile,
+    Loader,
+    failure_reason,
+    load_file,
+)
+from ingest.spool import Spool, VectorCache
 from ingest.titles import document_title, embedding_texts, nothing_found
 
 log = logging.getLogger(__name__)
@@ -74,13 +82,21 @@ def too_large(name: str, size: int, limit: int) -> str:
 
 
 Progress = Callable[[FileResult], None]
+#: ``within(path, fraction)``: how far the file at ``path`` is (0-1) while a large one is read.
+Within = Callable[[str, float], None]
 #: Chunks embedded together across files.
 EMBED_BATCH = 64
+#: Files larger than this are streamed (:meth:`IngestPipeline._stream`): read (when the loader
+#: can, ``StreamingLoader``), chunked, embedded and written a batch at a time, so memory stays
+#: bounded whatever their size; smaller ones are embedded together with their neighbours.
+STREAM_FROM_BYTES = 1 << 20
+#: Chunks written to the catalogue, and vectors to the stores, at a time for a streamed file.
+WRITE_BATCH = 2048
 
 
 @dataclass
-class _Prepared:
-    """A file loaded and chunked, waiting for its embeddings."""
+class _File:
+    """A file to ingest: its path, catalogue key, content hash, size, type and collection."""
 
     path: Path
     key: str
@@ -88,8 +104,26 @@ class _Prepared:
     size: int
     file_type: str
     collection: str
+
+
+@dataclass
+class _Prepared(_File):
+    """A file loaded and chunked, waiting for its embeddings."""
+
     loaded: LoadedFile
     drafts: list[ChunkDraft]
+    started: float
+
+
+@dataclass
+class _Streamed(_File):
+    """A large file whose sections are read as its chunks are embedded (:meth:`_stream`)."""
+
+    #: (section, how far the file is read, 0-1) in order; a section continues the previous one
+    #: when ``continued`` and their provenance is equal (a streamed text's blocks).
+    sections: Iterator[tuple[Section, float]]
+    continued: bool
+    attachments: list[Attachment]
     started: float
 
 
@@ -112,12 +146,18 @@ class IngestPipeline:
         self.attachments = AttachmentIngester(kb, self.loaders, self.chunker, embedder)
 
     def ingest(
-        self, paths: Iterable[Path], collection: str = "default", progress: Progress | None = None
+        self,
+        paths: Iterable[Path],
+        collection: str = "default",
+        progress: Progress | None = None,
+        within: Within | None = None,
     ) -> IngestReport:
         """Ingest files; a failing file never stops the batch.
 
         Files are loaded and chunked one by one, and their chunks embedded together in batches of
         about ``EMBED_BATCH`` chunks (many small files embed about 3x faster than one by one).
+        A file over ``STREAM_FROM_BYTES`` is streamed on its own, ``within`` told how far it is
+        after each batch.
         """
         started = time.perf_counter()
         report = IngestReport()
@@ -136,6 +176,12 @@ class IngestPipeline:
                 item = self._prepare(path, collection)
                 if isinstance(item, FileResult):
                     emit(item)
+                    continue
+                if isinstance(item, _Streamed):
+                    for result in self._finish_batch(pending):
+                        emit(result)
+                    pending = []
+                    emit(self._stream(item, within))
                     continue
                 pending.append(item)
                 if sum(len(p.drafts) for p in pending) >= EMBED_BATCH:
@@ -159,7 +205,7 @@ class IngestPipeline:
         """Ingest one file. Unchanged content is skipped; changed content replaces its chunks."""
         return self.ingest([path], collection).results[0]
 
-    def _prepare(self, path: Path, collection: str) -> FileResult | _Prepared:
+    def _prepare(self, path: Path, collection: str) -> FileResult | _Prepared | _Streamed:
         """Hash, skip if unchanged, load and chunk; a failure is recorded and returned."""
         link = path.expanduser()
         path = link.resolve()
@@ -187,6 +233,8 @@ class IngestPipeline:
                     self._ledger(s, key, sha, Action.UNCHANGED, None, doc.chunk_count, started)
                     return FileResult(key, Action.UNCHANGED, doc.chunk_count)
             loader = self.loaders.for_path(path)
+            if size > STREAM_FROM_BYTES:
+                return self._streamed(loader, path, key, sha, size, collection, started)
             loaded = load_file(loader, path)
             drafts = self.chunker.chunk(loaded.sections)
         except READ_ERRORS as exc:
@@ -194,6 +242,84 @@ class IngestPipeline:
         return _Prepared(
             path, key, sha, size, loader.file_type, collection, loaded, drafts, started
         )
+
+    def _streamed(
+        self,
+        loader: Loader,
+        path: Path,
+        key: str,
+        sha: str,
+        size: int,
+        collection: str,
+        started: float,
+    ) -> _Streamed:
+        """A large file to stream: read by the loader's ``stream`` when it has one, else loaded
+        whole (its sections are then chunked and embedded a batch at a time all the same)."""
+        attachments: list[Attachment] = []
+        stream = getattr(loader, "stream", None)
+        if stream is not None:
+            sections: Iterator[tuple[Section, float]] = (
+                (section, read / size) for section, read in stream(path)
+            )
+        else:
+            loaded = load_file(loader, path)
+            attachments = loaded.attachments
+            total = max(1, len(loaded.sections))
+            sections = ((s, (i + 1) / total) for i, s in enumerate(loaded.sections))
+        return _Streamed(
+            path,
+            key,
+            sha,
+            size,
+            loader.file_type,
+            collection,
+            sections,
+            stream is not None,
+            attachments,
+            started,
+        )
+
+    def _stream(self, item: _Streamed, within: Within | None) -> FileResult:
+        """Chunk and embed a large file a batch at a time into a :class:`Spool` on disk, then
+        commit its version in one transaction (read back from the spool) and write the stores;
+        memory holds one batch whatever the file's size, and nothing of the new version is
+        visible before the commit, as for any file."""
+        dimension = self.embedder.dimension
+        with Spool(self.kb.settings.data_dir, dimension) as spool:
+            try:
+                title = self._spool(item, spool, within)
+            except READ_ERRORS as exc:
+                return self._failed(
+                    item.key, item.sha, item.path, exc, item.started, item.collection
+                )
+            empty = np.zeros((0, dimension), dtype=np.float32)
+            version = self._version(item, [], empty, title, item.started)
+            version = replace(version, batches=spool.batches(WRITE_BATCH))
+            done = self.kb.commit(version)
+            self.kb.write_vector_batches(done, (v for _, v in spool.batches(WRITE_BATCH)))
+        children = self.attachments.replace(
+            done.document_id, item.key, item.attachments, item.collection
+        )
+        return FileResult(item.key, done.action, len(done.new_ids), attachments=children)
+
+    def _spool(self, item: _Streamed, spool: Spool, within: Within | None) -> str:
+        """Read, chunk and embed the file into ``spool``; returns the document's title."""
+        share = 0.0
+
+        def sections() -> Iterator[Section]:
+            nonlocal share
+            for section, share in item.sections:  # noqa: B007 - read by the loop below
+                yield section
+
+        title: str | None = None
+        cache = VectorCache(self.embedder)
+        for drafts in self.chunker.stream(sections(), continued=item.continued):
+            if title is None:
+                title = document_title(drafts)
+            spool.add(drafts, cache.embed(embedding_texts(drafts, title)))
+            if within:
+                within(item.key, min(share, 1.0))
+        return title or ""
 
     def _failed(
         self,
@@ -226,19 +352,26 @@ class IngestPipeline:
             results.append(self._store(item, mine))
         return results
 
-    def _store(self, item: _Prepared, vectors: np.ndarray) -> FileResult:
-        version = DocumentVersion(
+    @staticmethod
+    def _version(
+        item: _File, drafts: list[ChunkDraft], vectors: np.ndarray, title: str, started: float
+    ) -> DocumentVersion:
+        return DocumentVersion(
             path=item.key,
             sha256=item.sha,
             size=item.size,
             file_type=item.file_type,
             collection=item.collection,
-            drafts=item.drafts,
+            drafts=drafts,
             vectors=vectors,
-            title=document_title(item.drafts),
+            title=title,
             empty_reason=nothing_found(item.path.name, item.file_type, item.size),
-            started=item.started,
+            started=started,
         )
+
+    def _store(self, item: _Prepared, vectors: np.ndarray) -> FileResult:
+        title = document_title(item.drafts)
+        version = self._version(item, item.drafts, vectors, title, item.started)
         done = self.kb.commit(version)
         self.kb.write_vectors(done, vectors)
         children = self.attachments.replace(

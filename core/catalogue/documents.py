@@ -4,9 +4,8 @@ rows of failed files; deletion (chunks go by cascade)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 
 from core.catalogue.kinds import Action, DocumentStatus
@@ -65,14 +64,28 @@ def documents_at(s: Session, paths: Iterable[str]) -> list[Document]:
     return found
 
 
-def _under(path: str) -> Any:
+def _under(path: str) -> ColumnElement[bool]:
+    """``path`` itself or a path below it, compared byte for byte on every backend.
+
+    ``LIKE 'prefix%'`` alone is not enough: SQLite's LIKE ignores ASCII case (``/a/Notes`` took
+    ``/a/notes/x``) and ``_``/``%`` in a folder's name are wildcards unless escaped. The escaped
+    LIKE narrows the rows; the exact comparison of the first characters (``substr`` counts
+    characters on SQLite and Postgres alike, as ``len`` does) decides.
+    """
     prefix = path.rstrip("/") + "/"
-    return (Document.path == path) | Document.path.startswith(prefix)
+    head = func.substr(Document.path, 1, len(prefix))
+    below = Document.path.startswith(prefix, autoescape=True) & (head == prefix)
+    return (Document.path == path) | below
 
 
 def paths_under(s: Session, folder: str) -> list[str]:
     """Paths of the documents at ``folder`` or below it."""
     return list(s.scalars(select(Document.path).where(_under(folder))))
+
+
+def any_under(s: Session, path: str) -> bool:
+    """True when a document lies at ``path`` or below it."""
+    return s.scalar(select(Document.id).where(_under(path)).limit(1)) is not None
 
 
 def documents_under(s: Session, path: str) -> list[Document]:

@@ -109,13 +109,13 @@ def serve(settings: HearthSettings, host: str | None, port: int | None) -> None:
     With ``watch.folders`` set it also keeps the knowledge base in step with those folders, and
     then holds the data directory's writer lock for as long as it runs. Binding to an address
     other machines can reach needs an access token first (``hearth tokens create``).
+    SIGTERM or Ctrl-C stops the answers in progress, closes the stores cleanly and exits 0.
     """
-    import uvicorn
-
     from core.lock import WriterLock
     from core.memsize import limit_malloc_arenas
     from service.app import create_app
     from service.llm.planner import plan_from_settings
+    from service.stopping import serve_app
 
     host = host or settings.server.host
     port = port or settings.server.port
@@ -132,15 +132,14 @@ def serve(settings: HearthSettings, host: str | None, port: int | None) -> None:
         f"{settings.data_dir}); loading...",
         err=True,
     )
-    try:
-        uvicorn.run(
-            create_app(settings),
-            host=host,
-            port=port,
-            log_level="warning",
-            access_log=False,
-            lifespan="on",
-        )
+    app = create_app(settings)
+
+    def stop_generations() -> int:
+        hearth = getattr(app.state, "hearth", None)
+        return hearth.generations.stop_all() if hearth is not None else 0
+
+    try:  # SIGTERM / SIGINT: generations stop, stores close cleanly, exit 0 (service/stopping.py)
+        serve_app(app, host, port, stop_generations)
     finally:
         if lock is not None:
             lock.release()

@@ -14,10 +14,12 @@ from core.knowledge import KnowledgeBase, RepairReport
 from core.memsize import current_rss
 from core.settings import HearthSettings
 from core.speech import SpeechModel
+from core.threads import budget
 from core.tts import TextToSpeech
 from service.answering.answers import AnswerService
 from service.answering.retrieval import Retriever
 from service.answering.voice import VoiceService
+from service.bridge import Generations
 from service.library.service import Library
 from service.llm.planner import MemoryPlan, plan_from_settings
 from service.llm.pool import ModelPool
@@ -42,6 +44,8 @@ class Hearth:
     timings: dict[str, float] = field(default_factory=dict)
     plan: MemoryPlan | None = None
     memory: dict[str, Any] = field(default_factory=dict)
+    #: Every generation running for the HTTP API, stopped together when the process stops.
+    generations: Generations = field(default_factory=Generations)
 
     @cached_property
     def speech(self) -> SpeechModel:
@@ -128,7 +132,8 @@ class Hearth:
         )
 
     def system(self) -> dict[str, Any]:
-        """Plan versus measured memory, warm-up and queue figures (``GET /api/system``)."""
+        """Plan versus measured memory, warm-up and queue figures, and the cores other programs
+        keep busy now (``GET /api/system``)."""
         models = self.pool.snapshot()
         return {
             "plan": self.plan.as_dict() if self.plan else None,
@@ -136,10 +141,13 @@ class Hearth:
             "mlock": self.pool.mlock,
             "timings": self.timings,
             "models": models,
+            "cores": budget().load().as_dict(),
         }
 
     def close(self) -> None:
-        """Free the models and persist the stores."""
+        """Stop what is still generating, free the models and persist the stores (a clean
+        close: the stores' in-step mark is written)."""
+        self.generations.stop_all()
         self.pool.close()
         if "speech" in self.__dict__:
             self.speech.holder.unload()

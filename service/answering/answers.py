@@ -32,7 +32,7 @@ from service.answering.records import AnswerRecords
 from service.answering.retrieval import Filters, Passage, Retriever
 from service.llm.base import ChatMessage, LLMRuntime, PromptStats, SamplingParams
 from service.llm.pool import ModelPool, ModelSlot
-from service.llm.queue import Ticket
+from service.llm.queue import Abandoned, Ticket
 from service.schemas import AnswerFields
 from service.templates.service import RenderedPrompt, TemplateService
 
@@ -131,13 +131,14 @@ def prompt_timings(llm: LLMRuntime, to_first: float) -> dict[str, float]:
     """The prompt's part of the time to first token: tokens in all, reused from the KV cache
     (``prompt_cached_tokens``) and evaluated (``prompt_new_tokens``), evaluation and state
     restore seconds, and ``first_token_s``, the rest of ``to_first`` (seconds from the start
-    of generation to the first piece: sampling, decoding). Empty for a runtime that does not
-    report them (a remote server)."""
+    of generation to the first piece: sampling, decoding); llama.cpp's ``threads`` for the
+    prompt and ``generation_threads``, with ``cores_busy`` of the ``cores`` other programs kept
+    busy when it started. Empty for a runtime that does not report them (a remote server)."""
     stats_of = getattr(llm, "prompt_stats", None)
     stats: PromptStats | None = stats_of() if callable(stats_of) else None
     if stats is None:
         return {}
-    return {
+    timings = {
         "prompt_tokens": stats.prompt_tokens,
         "prompt_cached_tokens": stats.cached_tokens,
         "prompt_new_tokens": stats.new_tokens,
@@ -145,6 +146,14 @@ def prompt_timings(llm: LLMRuntime, to_first: float) -> dict[str, float]:
         "prompt_restore_s": stats.restore_s,
         "first_token_s": round(max(to_first - stats.eval_s - stats.restore_s, 0.0), 4),
     }
+    if stats.threads:  # llama.cpp's threads and the cores other programs kept busy
+        timings.update(
+            threads=stats.threads,
+            generation_threads=stats.generation_threads,
+            cores=stats.cores,
+            cores_busy=stats.cores_busy,
+        )
+    return timings
 
 
 class AnswerService:
@@ -335,7 +344,8 @@ class AnswerService:
         ticket: Ticket | None = None,
         options: AskOptions | None = None,
     ) -> Iterator[Event]:
-        """Events of one answer: sources, then tokens, then done (or error)."""
+        """Events of one answer: sources, then tokens, then done (or error); once ``stop`` is
+        set the generation ends at its next token and nothing follows (nothing is stored)."""
         stop = stop or threading.Event()
         question = validate_question(question)
         options = options or AskOptions()
@@ -430,6 +440,8 @@ class AnswerService:
             first = time.perf_counter()
             pieces.append(DONT_KNOW)
             yield Event("token", {"text": DONT_KNOW})
+        if stop.is_set():  # stopped (client gone, Hearth stopping): nothing to check or store
+            return
         ended = time.perf_counter()
         if passages or template == "translate":
             steps.update(prompt_timings(llm, (first or ended) - retrieved))
@@ -615,10 +627,12 @@ class AnswerService:
         stop: threading.Event | None = None,
         options: AskOptions | None = None,
     ) -> Answer:
-        """The whole answer at once."""
+        """The whole answer at once; ``Abandoned`` when ``stop`` was set before its end."""
         done: dict[str, Any] = {}
         q = validate_question(question)
         for event in self.stream(q, stop, model=model, task=task, ticket=ticket, options=options):
             if event.kind == "done":
                 done = event.data
+        if not done:
+            raise Abandoned("the answer was stopped before its end")
         return Answer(question=q, **done)

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from anyio import to_thread
-from litestar import Controller, delete, get, patch, post
+from litestar import Controller, Request, delete, get, patch, post
 from litestar.datastructures import State
 
 from service.answering.answers import AnswerService
 from service.answering.conversations import ConversationOut, MessageOut
 from service.answering.records import AnswerRecordOut
 from service.answering.replay import ReplayResult, replay
+from service.bridge import run_in_thread
 from service.schemas import Id
 
 
@@ -91,8 +92,17 @@ class AnswerController(Controller):
         return _answers(state).records.get(answer_id)
 
     @post("/{answer_id:int}/replay", status_code=200)
-    async def replay_answer(self, answer_id: Id, state: State) -> ReplayResult:
+    async def replay_answer(
+        self, answer_id: Id, state: State, request: Request[Any, Any, Any]
+    ) -> ReplayResult:
         """Re-run an answer with its recorded settings; says whether the text and the sources
-        came out the same (409 when its model or template version is not available)."""
+        came out the same (409 when its model or template version is not available). A client
+        that disconnects stops the generation."""
         service = _answers(state)
-        return await to_thread.run_sync(replay, service, answer_id)
+        return await run_in_thread(
+            lambda stop: replay(service, answer_id, stop),
+            None,
+            "hearth-replay",
+            request=request,
+            generations=state.hearth.generations,
+        )

@@ -12,6 +12,7 @@ from service.answering.multihop import second_hop
 from service.answering.passages import fit_passages, merge_identical
 from service.answering.retrieval import Filters
 from service.llm.base import ChatMessage, SamplingParams
+from service.llm.queue import Abandoned
 
 
 @dataclass
@@ -31,9 +32,12 @@ def _int_or_none(value: Any) -> int | None:
     return None if value is None else int(value)
 
 
-def replay(service: AnswerService, answer_id: int) -> ReplayResult:
+def replay(
+    service: AnswerService, answer_id: int, stop: threading.Event | None = None
+) -> ReplayResult:
     """Re-run an answer: same standalone question, retrieval settings, history, template
-    version (its hash checked), model (its sha256 checked), sampling settings and seed."""
+    version (its hash checked), model (its sha256 checked), sampling settings and seed.
+    ``Abandoned`` when ``stop`` is set before the generation's end."""
     rec = service.records.get(answer_id)
     slot = next(
         (s for s in service.pool.slots.values() if s.runtime.model_sha256() == rec.model_sha256),
@@ -88,11 +92,13 @@ def replay(service: AnswerService, answer_id: int) -> ReplayResult:
         reuse_at_most=_int_or_none(rec.timings.get("prompt_cached_tokens")),
     )
     ticket = slot.queue.admit()
-    stop = threading.Event()
+    stop = stop or threading.Event()
     try:
         text = "".join(service.pool.generate(slot, ticket, messages, params, stop)).strip()
     finally:
         ticket.release("done")
+    if stop.is_set():
+        raise Abandoned(f"the replay of answer {answer_id} was stopped before its end")
     if passages:
         text, _ = service.postprocess(text, passages, rec.standalone_question, system=prompt.system)
     else:

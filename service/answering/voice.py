@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,9 +67,13 @@ class VoiceService:
         log.debug("voice question transcribed as %r", transcript.text)
         return transcript
 
-    def answer(self, source: Path | BinaryIO, name: str) -> VoiceAnswer:
-        """Transcribe the recording, then answer the transcript."""
+    def answer(
+        self, source: Path | BinaryIO, name: str, stop: threading.Event | None = None
+    ) -> VoiceAnswer:
+        """Transcribe the recording, then answer the transcript (``Abandoned`` when ``stop`` is
+        set before the answer's end)."""
         started = time.perf_counter()
         transcript = self.transcribe_question(source, name)
         transcribed = time.perf_counter() - started
-        return VoiceAnswer(transcript, self.answers.answer(transcript.text), transcribed)
+        answer = self.answers.answer(transcript.text, stop=stop)
+        return VoiceAnswer(transcript, answer, transcribed)

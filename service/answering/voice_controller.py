@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
-from anyio import to_thread
-from litestar import Controller, post
+from litestar import Controller, Request, post
 from litestar.datastructures import State, UploadFile
 from litestar.enums import RequestEncodingType
 from litestar.params import Body
 
 from core.errors import InvalidInputError
-from service.answering.voice import VoiceService
+from service.bridge import run_in_thread
 from service.schemas import VoiceAskResponse
+from service.state import Hearth
 
 
 @dataclass
@@ -35,15 +35,23 @@ class VoiceAskController(Controller):
         self,
         data: Annotated[VoiceUpload, Body(media_type=RequestEncodingType.MULTI_PART)],
         state: State,
+        request: Request[Any, Any, Any],
     ) -> VoiceAskResponse:
         """Transcribe the uploaded recording (multipart field ``file``) and answer it like
         ``/api/ask``; the transcript is returned with the answer. An empty, unreadable or silent
-        recording is a 4xx with the reason."""
+        recording is a 4xx with the reason. A client that disconnects stops the answer."""
         upload = data.file
         if not isinstance(upload, UploadFile):
             raise InvalidInputError("file: must be an uploaded recording", field="file")
         content = await upload.read()
-        service: VoiceService = state.hearth.voice
+        hearth: Hearth = state.hearth
+        service = hearth.voice
         name = upload.filename or "recording"
-        result = await to_thread.run_sync(service.answer, io.BytesIO(content), name)
+        result = await run_in_thread(
+            lambda stop: service.answer(io.BytesIO(content), name, stop),
+            None,
+            "hearth-voice",
+            request=request,
+            generations=hearth.generations,
+        )
         return VoiceAskResponse(**result.as_dict())

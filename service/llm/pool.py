@@ -135,6 +135,11 @@ def _note_prompt(stats: RequestStats, runtime: LLMRuntime) -> None:
         stats.prompt_tokens = prompt.prompt_tokens
         stats.prompt_cached_tokens = prompt.cached_tokens
         stats.prompt_eval_s = prompt.eval_s
+        if prompt.threads:
+            stats.threads = prompt.threads
+            stats.generation_threads = prompt.generation_threads
+            stats.cores = prompt.cores
+            stats.cores_busy = prompt.cores_busy
 
 
 class ModelPool:
@@ -250,15 +255,16 @@ class ModelPool:
             outcome = "error"
             raise
         finally:
-            if release:
+            if release or outcome != "done":
                 self.finish(slot, ticket, outcome)
-            elif outcome != "done":
-                ticket.release(outcome)
 
     def finish(self, slot: ModelSlot, ticket: Ticket, outcome: str = "done") -> None:
-        """Free the ticket's place and report its figures: what ``generate`` does at its end,
-        for a request that kept its turn (``release=False``) and then needed no next step."""
+        """Free the ticket's place and report its figures (once): what ``generate`` does at its
+        end, for a request that kept its turn (``release=False``) and then needed no next step."""
         ticket.release(outcome)
+        if ticket.reported:
+            return
+        ticket.reported = True
         for observe in self.observers:
             observe(slot.config.name, ticket.stats)
 

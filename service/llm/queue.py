@@ -13,9 +13,14 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.errors import OverloadedError
+from core.errors import OverloadedError, UnavailableError
 
 RECENT = 200
+
+
+class Abandoned(UnavailableError):
+    """A generation was stopped before its end: its client went away, or Hearth is stopping
+    (503; a client that left never reads it)."""
 
 
 @dataclass
@@ -34,6 +39,12 @@ class RequestStats:
     prompt_tokens: int | None = None
     prompt_cached_tokens: int | None = None
     prompt_eval_s: float | None = None
+    #: llama.cpp threads of the prompt and of the generation, and the cores other programs
+    #: kept busy when it started, of ``cores`` (core/cpuload.py); None where not reported.
+    threads: int | None = None
+    generation_threads: int | None = None
+    cores: int | None = None
+    cores_busy: float | None = None
     outcome: str = "waiting"
     started: float = field(default_factory=time.monotonic)
 
@@ -50,6 +61,7 @@ class Ticket:
         self.stats = stats
         self.deadline = deadline
         self.done = False
+        self.reported = False  # its figures went to the pool's observers
 
     def wait(self, stop: threading.Event) -> bool:
         """Block until it is this ticket's turn; False if stopped or timed out (place freed)."""

@@ -130,14 +130,22 @@ class OpenAIController(Controller):
         }
 
     @post("/chat/completions", status_code=200)
-    async def chat(self, data: dict[str, Any], state: State) -> Response[Any] | Stream:
-        """Chat completion, whole or streamed (``stream: true``); 429 when the queue is full."""
+    async def chat(
+        self, data: dict[str, Any], state: State, request: Request[Any, Any, Any]
+    ) -> Response[Any] | Stream:
+        """Chat completion, whole or streamed (``stream: true``); 429 when the queue is full.
+        A client that disconnects stops the generation (or its place in the queue)."""
         hearth: Hearth = state.hearth
         req = parse(ChatRequest, data)
         plan = await to_thread.run_sync(plan_chat, hearth, req)
         ticket = plan.slot.queue.admit()  # a full queue is a 429 before anything starts
         items = in_thread(
-            lambda stop: run_chat(hearth, plan, ticket, stop), ticket, "hearth-openai"
+            lambda stop: run_chat(hearth, plan, ticket, stop),
+            ticket,
+            "hearth-openai",
+            # A stream's client leaving closes the stream; a whole reply's is watched for.
+            request=None if req.stream else request,
+            generations=hearth.generations,
         )
         if req.stream:
             return Stream(

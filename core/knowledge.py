@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from collections.abc import Iterable
 from contextlib import suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -239,12 +240,24 @@ class KnowledgeBase:
 
     def write_vectors(self, done: Committed, vectors: np.ndarray) -> None:
         """Replace a committed document's vectors in every store (after the catalogue)."""
+        self.write_vector_batches(done, [vectors])
+
+    def write_vector_batches(self, done: Committed, batches: Iterable[np.ndarray]) -> None:
+        """Replace a committed document's vectors in every store (after the catalogue): the old
+        ids go, then the new vectors are added a batch at a time, in the order of
+        ``done.new_ids`` (a streamed document's batches are read back from disk)."""
         self.check_deferred()
         try:
             for store in self.stores.values():
                 store.delete(done.old_ids)
-                if done.new_ids:
-                    store.add(done.new_ids, vectors, [done.metadata] * len(done.new_ids))
+            offset = 0
+            for vectors in batches:
+                ids = done.new_ids[offset : offset + len(vectors)]
+                offset += len(ids)
+                if not ids:
+                    continue
+                for store in self.stores.values():
+                    store.add(ids, vectors, [done.metadata] * len(ids))
         except BaseException:
             self._store_failed = True  # no mark at close: the next start compares every id
             raise

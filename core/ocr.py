@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.errors import ModelError
 from core.holder import ModelHolder
-from core.threads import budget
+from core.threads import ORT_NO_SPIN, budget
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -130,6 +130,7 @@ class OcrModel:
         try:
             from rapidocr import RapidOCR
 
+            _sessions_without_spinning()
             # onnxruntime fixes its threads at load: the share ingest keeps beside an answer.
             threads = budget().fixed_ingest_threads()
             engine = RapidOCR(
@@ -154,3 +155,22 @@ class OcrModel:
         with self.holder.use() as engine, budget().ingesting():
             output = engine(rgb)
         return _lines(output, factor, self.settings.min_score)
+
+
+def _sessions_without_spinning() -> None:
+    """rapidocr 3 builds its onnxruntime ``SessionOptions`` itself and has no setting for the
+    rest: its sessions are told not to spin while their threads wait (``ORT_NO_SPIN``; on a
+    busy machine a spinning thread holds a core another program needs). Idempotent."""
+    from rapidocr.inference_engine.onnxruntime.main import OrtInferSession
+
+    build = OrtInferSession._init_sess_opts
+    if getattr(build, "hearth_no_spin", False):
+        return
+
+    def without_spinning(cfg: dict[str, Any]) -> Any:
+        options = build(cfg)
+        options.add_session_config_entry(*ORT_NO_SPIN)
+        return options
+
+    without_spinning.hearth_no_spin = True  # type: ignore[attr-defined]
+    OrtInferSession._init_sess_opts = staticmethod(without_spinning)  # type: ignore[method-assign]

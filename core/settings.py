@@ -477,6 +477,11 @@ class ThreadSettings(BaseModel):
         description="false: every component takes every core, as the libraries do by default "
         "(they then oversubscribe the cores when an answer and an ingest run at once).",
     )
+    adaptive: bool = Field(
+        True,
+        description="Leave out the cores other programs keep busy (read from /proc/stat before "
+        "each answer step and ingest slice); false uses the cores whatever else runs.",
+    )
 
 
 class ServerSettings(BaseModel):
@@ -702,5 +707,6 @@ def load_settings(**overrides: Any) -> HearthSettings:
     settings.mcp.write_folders = [f.expanduser().resolve() for f in settings.mcp.write_folders]
     from core.threads import configure
 
-    configure(settings.threads.cores, settings.threads.answer_cores, settings.threads.share)
+    threads = settings.threads
+    configure(threads.cores, threads.answer_cores, threads.share, threads.adaptive)
     return settings

@@ -13,35 +13,75 @@ ingest gets the rest, so the two add up to the cores. llama.cpp's and torch's th
 set before each unit of work (a generation step, an embedding slice). Whisper and OCR fix their
 threads when loaded, so they get the share ingest has while an answer runs. A component's own
 ``n_threads`` setting, when not 0, wins. Measured with bench/threads.py (NOTES.md).
+
+Other programs take cores too. A thread that waits for another at a barrier (ggml's between
+operations, OpenMP's at the end of a parallel region) spins while the scheduler has given the
+other's core to someone else: with one busy loop beside it, llama.cpp's two threads generated at
+0.36x of quiet, and beside a second llama.cpp process at ~0.02x (issue 36). So the budget counts
+only the cores other programs leave free (:class:`LoadWatcher`: /proc/stat over the last second
+less this process's own time), read again before each unit of work (``threads.adaptive``), and
+:func:`calm_spinning` bounds OpenMP's spin-wait at ``core`` import, before libgomp loads.
+Measured with bench/contention.py (NOTES.md).
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, MutableMapping
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
+
+from core.cpuload import Load, LoadWatcher, affinity, cores_taken
+
+#: OpenMP spin-wait before a waiting thread sleeps, in spins (libgomp's GOMP_SPINCOUNT; its
+#: default is 300,000, "about 3 ms"). At 300,000, raw llama.cpp on two threads on a busy machine
+#: (load average 11 on 2 cores) did not read two 208-token prompts and write 16 tokens after each
+#: within 200 s; at 10,000 it did, at 0.64-0.67 tok/s (0: 1.4-2.1). 10,000 (~0.1 ms) still covers the short waits between operations of a quiet
+#: machine; when a core is taken the budget runs one thread, which has no barrier to wait at.
+GOMP_SPINS = 10_000
+
+#: Environment set at ``core`` import unless the person set any of them: libgomp (llama.cpp,
+#: torch, FAISS) reads it when it loads.
+SPIN_ENV: dict[str, str] = {"GOMP_SPINCOUNT": str(GOMP_SPINS)}
+#: Variables that, when set by the person, leave OpenMP's wait policy to them.
+SPIN_OWNED = ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")
+#: onnxruntime's session option that stops its pool's threads spinning while they wait (OCR, the
+#: voice); onnxruntime reads no environment for it.
+ORT_NO_SPIN = ("session.intra_op.allow_spinning", "0")
+
+
+def calm_spinning(environ: MutableMapping[str, str] | None = None) -> dict[str, str]:
+    """Bound OpenMP's spin-wait (``SPIN_ENV``) unless the person chose a wait policy; the
+    variables set. Must run before libgomp loads (it reads them once): ``core`` calls it at
+    import."""
+    env = os.environ if environ is None else environ
+    if any(name in env for name in SPIN_OWNED):
+        return {}
+    for name, value in SPIN_ENV.items():
+        env[name] = value
+    return dict(SPIN_ENV)
 
 
 def available_cores() -> int:
     """Cores this process may run on (its CPU affinity), at least 1."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
+    return max(1, len(affinity()))
 
 
 @dataclass
 class CoreBudget:
     """Thread counts for answering and ingest that add up to ``cores`` while both run.
 
-    ``share=False`` gives every component every core (the libraries' own behaviour).
+    ``share=False`` gives every component every core (the libraries' own behaviour). With a
+    ``watcher``, the load other programs put on the cores is read; ``adaptive`` then leaves the
+    cores they keep busy out first (else it is only reported).
     """
 
     cores: int
     answer_cores: int
     share: bool = True
+    watcher: LoadWatcher | None = None
+    adaptive: bool = True
     _answers: int = field(default=0, repr=False)
     _ingests: int = field(default=0, repr=False)
     _prompts: int = field(default=0, repr=False)
@@ -58,22 +98,38 @@ class CoreBudget:
         """Cores ingest keeps while an answer runs (at least 1)."""
         return max(1, self.cores - self.answer_cores)
 
-    def answer_threads(self) -> int:
-        """Threads for the answer's model now: every core while it reads a prompt (ingest
-        slices wait) or nothing is ingested, else ``answer_cores``."""
-        if not self.share or not self._ingests or self._prompts:
-            return self.cores
-        return self.answer_cores
+    def load(self) -> Load:
+        """The cores free now: ``cores`` less those other programs keep busy (at least 1;
+        all of them when not ``adaptive``)."""
+        if self.watcher is None:
+            return Load(self.cores, 0.0, self.cores)
+        busy = self.watcher.busy_cores()
+        if not self.adaptive:
+            return Load(self.cores, busy, self.cores)
+        free = min(self.cores, len(self.watcher.cpus) - cores_taken(busy))
+        return Load(self.cores, busy, max(1, free))
 
-    def ingest_threads(self) -> int:
-        """Threads for an ingest step now: every core unless an answer is being written."""
+    def answer_threads(self, load: Load | None = None) -> int:
+        """Threads for the answer's model now: every free core while it reads a prompt (ingest
+        slices wait) or nothing is ingested, else ``answer_cores`` of them."""
+        free = (load or self.load()).free
+        if not self.share or not self._ingests or self._prompts:
+            return free
+        return min(self.answer_cores, free)
+
+    def ingest_threads(self, load: Load | None = None) -> int:
+        """Threads for an ingest step now: every free core unless an answer is being written,
+        else what the answer leaves of them (at least 1)."""
+        free = (load or self.load()).free
         if not self.share or not self._answers:
-            return self.cores
-        return self.ingest_cores
+            return free
+        return max(1, min(self.ingest_cores, free - min(self.answer_cores, free)))
 
     def fixed_ingest_threads(self) -> int:
-        """Threads for a model that fixes its count when loaded (Whisper, OCR)."""
-        return self.ingest_cores if self.share else self.cores
+        """Threads for a model that fixes its count when loaded (Whisper, OCR): ingest's share
+        of the cores free when it loads."""
+        free = self.load().free
+        return min(self.ingest_cores if self.share else self.cores, free)
 
     @contextmanager
     def _counted(self, name: str) -> Iterator[None]:
@@ -112,9 +168,10 @@ class CoreBudget:
 
 def _default_budget() -> CoreBudget:
     cores = available_cores()
-    return CoreBudget(cores=cores, answer_cores=(cores + 1) // 2)
+    return CoreBudget(cores=cores, answer_cores=(cores + 1) // 2, watcher=_watcher)
 
 
+_watcher = LoadWatcher()
 _budget = _default_budget()
 
 
@@ -123,8 +180,11 @@ def budget() -> CoreBudget:
     return _budget
 
 
-def configure(cores: int = 0, answer_cores: int = 0, share: bool = True) -> CoreBudget:
-    """Set the process's core budget (0: every available core / half of them, rounded up).
+def configure(
+    cores: int = 0, answer_cores: int = 0, share: bool = True, adaptive: bool = True
+) -> CoreBudget:
+    """Set the process's core budget (0: every available core / half of them, rounded up;
+    ``adaptive``: leave out the cores other programs keep busy).
 
     The budget is changed in place, so work in progress is still counted (settings may be
     loaded again while an ingest runs).
@@ -134,4 +194,5 @@ def configure(cores: int = 0, answer_cores: int = 0, share: bool = True) -> Core
         _budget.cores = total
         _budget.answer_cores = min(max(1, answer_cores or (total + 1) // 2), total)
         _budget.share = share
+        _budget.adaptive = adaptive
     return _budget

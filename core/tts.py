@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib.util
 import io
 import json
-import os
 import shutil
 import struct
 import subprocess
@@ -27,6 +26,7 @@ from core.bundled import PACKAGED_SHA256, packaged_path, verified_packaged_path
 from core.errors import InvalidInputError, ModelError
 from core.holder import ModelHolder
 from core.offline import enforce_offline
+from core.threads import ORT_NO_SPIN, budget
 
 if TYPE_CHECKING:
     from core.settings import TtsSettings
@@ -103,7 +103,10 @@ class PiperSynthesizer:
         path = voice_path(settings.voice)
         config = PiperConfig.from_dict(json.loads(Path(f"{path}.json").read_text("utf-8")))
         options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = settings.n_threads or os.cpu_count() or 1
+        # The cores other programs leave free when the voice loads; its threads sleep while
+        # they wait rather than spin (core/threads.py).
+        options.intra_op_num_threads = settings.n_threads or budget().load().free
+        options.add_session_config_entry(*ORT_NO_SPIN)
         session = onnxruntime.InferenceSession(
             str(path), sess_options=options, providers=["CPUExecutionProvider"]
         )

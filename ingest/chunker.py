@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 
 from core.types import ChunkDraft, Section
 from ingest.loaders.tables import CELL_SEPARATOR
@@ -24,12 +25,19 @@ _SPLITS: tuple[Callable[[str], list[str]], ...] = (str.splitlines, _cells_or_sen
 
 CountTokens = Callable[[list[str]], list[int]]
 TokenOffsets = Callable[[str], list[tuple[int, int]]]
+#: A chunk holds at most this many characters per token of ``chunk_tokens``: a run of letters
+#: with no space or punctuation longer than the tokenizer's word limit (100 characters for
+#: MiniLM's WordPiece) is one unknown token however long it is, so only characters bound it.
+MAX_CHARS_PER_TOKEN = 12
+#: Chunks whose exact token counts :meth:`Chunker.stream` asks for in one call.
+STREAM_BATCH = 256
 
 
 class Chunker:
     """Packs paragraphs (or their lines, a row's cells, sentences, or token windows of an
-    over-long sentence) into chunks of at most ``chunk_tokens`` tokens; consecutive chunks of a
-    section share about ``overlap_tokens`` tokens of whole units."""
+    over-long sentence) into chunks of at most ``chunk_tokens`` tokens and
+    ``chunk_tokens * MAX_CHARS_PER_TOKEN`` characters; consecutive chunks of a section share
+    about ``overlap_tokens`` tokens of whole units."""
 
     def __init__(
         self,
@@ -44,6 +52,7 @@ class Chunker:
         self.token_offsets = token_offsets
         self.chunk_tokens = chunk_tokens
         self.overlap_tokens = overlap_tokens
+        self.max_chars = chunk_tokens * MAX_CHARS_PER_TOKEN
 
     def _units(self, text: str) -> list[tuple[str, int]]:
         """Paragraphs; one that does not fit is split into its lines (a table's rows, a list's
@@ -53,8 +62,13 @@ class Chunker:
 
     def _fit(self, pieces: list[str], level: int) -> list[tuple[str, int]]:
         units: list[tuple[str, int]] = []
-        for piece, n in zip(pieces, self.count_tokens(pieces), strict=True):
-            if n <= self.chunk_tokens:
+        # A piece over the character cap does not fit whatever its token count: it is not
+        # tokenized whole (a block of a streamed file is 256 Ki characters).
+        short = [p for p in pieces if len(p) <= self.max_chars]
+        counts = dict(zip(short, self.count_tokens(short), strict=True))
+        for piece in pieces:
+            n = counts.get(piece, self.chunk_tokens + 1)
+            if n <= self.chunk_tokens and len(piece) <= self.max_chars:
                 units.append((piece, n))
             elif level < len(_SPLITS):
                 parts = [p for p in _SPLITS[level](piece) if p.strip()]
@@ -70,35 +84,51 @@ class Chunker:
         out = []
         for start in range(0, len(offsets), step):
             window = offsets[start : start + size]
-            out.append((text[window[0][0] : window[-1][1]], len(window)))
+            piece = text[window[0][0] : window[-1][1]]
+            if len(piece) <= self.max_chars:
+                out.append((piece, len(window)))
+            else:  # a few tokens spanning many characters (unknown words)
+                out.extend(self._slices(piece))
             if start + size >= len(offsets):
                 break
         return out
 
-    def chunk_section(self, section: Section) -> list[tuple[str, dict[str, object]]]:
-        """Chunks of one section, as (text, provenance)."""
-        chunks: list[tuple[str, dict[str, object]]] = []
+    def _slices(self, text: str) -> list[tuple[str, int]]:
+        """``text`` cut every ``max_chars`` characters, with token counts."""
+        pieces = [text[i : i + self.max_chars] for i in range(0, len(text), self.max_chars)]
+        return list(zip(pieces, self.count_tokens(pieces), strict=True))
+
+    def _pack(self, units: Iterable[tuple[str, int]]) -> Iterator[str]:
+        """Chunk texts of a run of units, neighbours sharing whole units of overlap."""
         current: list[tuple[str, int]] = []
         size = 0
-        for unit in self._units(section.text):
-            if current and size + unit[1] > self.chunk_tokens:
-                chunks.append(("\n".join(u for u, _ in current), dict(section.provenance)))
+        chars = 0
+        for unit in units:
+            over = size + unit[1] > self.chunk_tokens or chars + len(unit[0]) > self.max_chars
+            if current and over:
+                yield "\n".join(u for u, _ in current)
                 keep: list[tuple[str, int]] = []
-                kept = 0
+                kept = kept_chars = 0
                 for prev in reversed(current):
                     if (
                         kept + prev[1] > self.overlap_tokens
                         or kept + prev[1] + unit[1] > self.chunk_tokens
+                        or kept_chars + len(prev[0]) + len(unit[0]) > self.max_chars
                     ):
                         break
                     keep.insert(0, prev)
                     kept += prev[1]
-                current, size = keep, kept
+                    kept_chars += len(prev[0]) + 1
+                current, size, chars = keep, kept, kept_chars
             current.append(unit)
             size += unit[1]
+            chars += len(unit[0]) + 1
         if current:
-            chunks.append(("\n".join(u for u, _ in current), dict(section.provenance)))
-        return chunks
+            yield "\n".join(u for u, _ in current)
+
+    def chunk_section(self, section: Section) -> list[tuple[str, dict[str, object]]]:
+        """Chunks of one section, as (text, provenance)."""
+        return [(text, dict(section.provenance)) for text in self._pack(self._units(section.text))]
 
     def chunk(self, sections: list[Section]) -> list[ChunkDraft]:
         """Every chunk of a document, numbered in order, with exact token counts."""
@@ -108,3 +138,28 @@ class Chunker:
             ChunkDraft(ordinal=i, text=text, token_count=n, provenance=prov)
             for i, ((text, prov), n) in enumerate(zip(pairs, counts, strict=True))
         ]
+
+    def stream(
+        self, sections: Iterable[Section], continued: bool = False
+    ) -> Iterator[list[ChunkDraft]]:
+        """The chunks of sections read one at a time, in lists of at most ``STREAM_BATCH``,
+        numbered in order, with exact token counts (those of :meth:`chunk`); only the section
+        being read and one list are held. ``continued``: consecutive sections with equal
+        provenance are one section cut into blocks (``TextLoader.stream``), packed as one so
+        that chunks run across the blocks' boundaries."""
+        runs: Iterable[tuple[dict[str, object], Iterable[Section]]] = (
+            itertools.groupby(sections, key=lambda s: s.provenance)
+            if continued
+            else ((s.provenance, (s,)) for s in sections)
+        )
+        ordinal = 0
+        for provenance, run in runs:
+            units = (unit for section in run for unit in self._units(section.text))
+            texts_of = self._pack(units)
+            while texts := list(itertools.islice(texts_of, STREAM_BATCH)):
+                counts = self.count_tokens(texts)
+                yield [
+                    ChunkDraft(ordinal + i, text, n, dict(provenance))
+                    for i, (text, n) in enumerate(zip(texts, counts, strict=True))
+                ]
+                ordinal += len(texts)

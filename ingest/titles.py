@@ -20,10 +20,12 @@ def document_title(drafts: list[ChunkDraft]) -> str:
     return ""
 
 
-def embedding_texts(drafts: list[ChunkDraft]) -> list[str]:
+def embedding_texts(drafts: list[ChunkDraft], title: str | None = None) -> list[str]:
     """What the embedder sees for each chunk: the title, then the text, unless the text already
-    starts with the title (the first chunk), so a chunk far from the heading keeps its subject."""
-    title = document_title(drafts)
+    starts with the title (the first chunk), so a chunk far from the heading keeps its subject.
+    ``title``: the document's (default: :func:`document_title` of ``drafts``, which must then
+    start with the document's first chunk)."""
+    title = document_title(drafts) if title is None else title
     return [
         d.text if not title or d.text.lstrip().startswith(title) else f"{title}\n{d.text}"
         for d in drafts

@@ -1,4 +1,5 @@
-"""Prometheus metrics: requests by route and status, LLM speed, queues, ingest, memory.
+"""Prometheus metrics: requests by route and status, LLM speed and threads, queues, ingest,
+memory, and the cores other programs keep busy.
 
 One registry per app (no process-global state). Request counts and generation figures are
 observed as they happen; queue depth, catalogue and ledger counts and memory are read at scrape.
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING
 from prometheus_client import (
     CollectorRegistry,
     Counter,
+    Gauge,
     Histogram,
     ProcessCollector,
     disable_created_metrics,
@@ -22,6 +24,7 @@ from prometheus_client.registry import Collector
 
 from core import catalogue
 from core.memsize import current_rss
+from core.threads import budget
 from service.llm.queue import RequestStats
 
 if TYPE_CHECKING:
@@ -100,6 +103,18 @@ class Metrics:
             ["model", "outcome"],
             registry=self.registry,
         )
+        self.threads = Gauge(
+            "hearth_llm_threads",
+            "llama.cpp threads of the last answer: reading its prompt, then generating.",
+            ["model", "phase"],
+            registry=self.registry,
+        )
+        self.cores_busy = Gauge(
+            "hearth_llm_cores_busy_elsewhere",
+            "Cores other programs kept busy when the last answer started (of hearth_cpu_cores).",
+            ["model"],
+            registry=self.registry,
+        )
         ProcessCollector(namespace="hearth", registry=self.registry)
 
     def observe_generation(self, model: str, stats: RequestStats) -> None:
@@ -120,6 +135,10 @@ class Metrics:
             cached = stats.prompt_cached_tokens or 0
             self.prompt_tokens.labels(model, "cached").inc(cached)
             self.prompt_tokens.labels(model, "new").inc(max(stats.prompt_tokens - cached, 0))
+        if stats.threads:
+            self.threads.labels(model, "prompt").set(stats.threads)
+            self.threads.labels(model, "generation").set(stats.generation_threads or 0)
+            self.cores_busy.labels(model).set(stats.cores_busy or 0.0)
 
     def bind(self, hearth: Hearth) -> None:
         """Observe this Hearth's models and read its state at every scrape."""
@@ -144,6 +163,7 @@ class HearthCollector(Collector):
     def collect(self) -> Iterator[Metric]:
         """Every scrape-time metric."""
         yield from self._queues()
+        yield from self._cores()
         yield from self._memory()
         yield from self._catalogue()
 
@@ -163,6 +183,21 @@ class HearthCollector(Collector):
             running.add_metric([name], 1 if snap["running"] else 0)
             rejected.add_metric([name], snap["rejected"])
         yield from (waiting, running, rejected)
+
+    def _cores(self) -> Iterator[Metric]:
+        load = budget().load()
+        cores = GaugeMetricFamily("hearth_cpu_cores", "Cores this process may use (threads.cores).")
+        cores.add_metric([], load.cores)
+        busy = GaugeMetricFamily(
+            "hearth_cpu_cores_busy_elsewhere",
+            "Cores other programs kept busy over the last second (/proc/stat less Hearth's own).",
+        )
+        busy.add_metric([], round(load.busy, 2))
+        free = GaugeMetricFamily(
+            "hearth_cpu_cores_free", "Cores an answer may take now (threads.adaptive)."
+        )
+        free.add_metric([], load.free)
+        yield from (cores, busy, free)
 
     def _memory(self) -> Iterator[Metric]:
         rss = GaugeMetricFamily("hearth_memory_rss_bytes", "Resident set size of the process now.")

@@ -14,6 +14,7 @@ from core.knowledge import KnowledgeBase, RepairReport
 from core.memsize import current_rss
 from core.settings import HearthSettings
 from core.speech import SpeechModel
+from core.threads import budget
 from core.tts import TextToSpeech
 from service.answering.answers import AnswerService
 from service.answering.retrieval import Retriever
@@ -131,7 +132,8 @@ class Hearth:
         )
 
     def system(self) -> dict[str, Any]:
-        """Plan versus measured memory, warm-up and queue figures (``GET /api/system``)."""
+        """Plan versus measured memory, warm-up and queue figures, and the cores other programs
+        keep busy now (``GET /api/system``)."""
         models = self.pool.snapshot()
         return {
             "plan": self.plan.as_dict() if self.plan else None,
@@ -139,6 +141,7 @@ class Hearth:
             "mlock": self.pool.mlock,
             "timings": self.timings,
             "models": models,
+            "cores": budget().load().as_dict(),
         }
 
     def close(self) -> None:

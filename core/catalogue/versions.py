@@ -4,6 +4,7 @@ transaction."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -26,7 +27,8 @@ class DocumentVersion:
     ``path``: the catalogue key; ``empty_reason``: the document's error when there are no
     chunks; ``vectors``: one row per draft; ``started``: ``time.perf_counter()`` when the file's
     ingest began (the ledger's duration ends at the commit); ``parent_id``: the carrier of an
-    attachment.
+    attachment; ``batches``: the chunks as (drafts, vectors) batches in order, read once inside
+    the commit, instead of ``drafts`` and ``vectors`` (a streamed file: one batch in memory).
     """
 
     path: str
@@ -40,6 +42,14 @@ class DocumentVersion:
     empty_reason: str
     started: float
     parent_id: int | None = None
+    batches: Iterable[tuple[list[ChunkDraft], np.ndarray]] | None = None
+
+    def chunk_batches(self) -> Iterator[tuple[list[ChunkDraft], np.ndarray]]:
+        """The version's chunks and their vectors, a batch at a time."""
+        if self.batches is None:
+            yield self.drafts, self.vectors
+        else:
+            yield from self.batches
 
 
 @dataclass(frozen=True)
@@ -64,39 +74,44 @@ def write_version(s: Session, version: DocumentVersion) -> Committed:
     old_ids = chunk_ids_of(s, [doc.id]) if doc.id is not None else []
     if old_ids:
         s.execute(delete(Chunk).where(Chunk.document_id == doc.id))
-    drafts = version.drafts
     doc.parent_id = version.parent_id
     doc.collection = version.collection
     doc.sha256 = version.sha256
     doc.size_bytes = version.size
     doc.file_type = version.file_type
-    doc.status = DocumentStatus.INGESTED if drafts else DocumentStatus.EMPTY
-    doc.error = None if drafts else version.empty_reason
-    doc.chunk_count = len(drafts)
     doc.ingested_at = datetime.now(UTC)
     s.flush()
-    rows = [
-        Chunk(
-            document_id=doc.id,
-            ordinal=d.ordinal,
-            text=d.text,
-            title=version.title,
-            token_count=d.token_count,
-            provenance=d.provenance,
-            embedding=version.vectors[i].astype(np.float32).tobytes(),
-        )
-        for i, d in enumerate(drafts)
-    ]
-    s.add_all(rows)
+    new_ids: list[int] = []
+    for drafts, vectors in version.chunk_batches():
+        rows = [
+            Chunk(
+                document_id=doc.id,
+                ordinal=d.ordinal,
+                text=d.text,
+                title=version.title,
+                token_count=d.token_count,
+                provenance=d.provenance,
+                embedding=vectors[i].astype(np.float32).tobytes(),
+            )
+            for i, d in enumerate(drafts)
+        ]
+        s.add_all(rows)
+        s.flush()
+        new_ids.extend(r.id for r in rows)
+        for row in rows:  # written: a large document's rows need not stay in the session
+            s.expunge(row)
+    doc.status = DocumentStatus.INGESTED if new_ids else DocumentStatus.EMPTY
+    doc.error = None if new_ids else version.empty_reason
+    doc.chunk_count = len(new_ids)
     s.flush()
-    action = Action.EMPTY if not drafts else Action.UPDATED if known else Action.ADDED
+    action = Action.EMPTY if not new_ids else Action.UPDATED if known else Action.ADDED
     ledger(
         s,
         version.path,
         version.sha256,
         action,
         error=doc.error,
-        chunks=len(rows),
+        chunks=len(new_ids),
         duration_ms=int((time.perf_counter() - version.started) * 1000),
     )
-    return Committed(action, doc.id, old_ids, [r.id for r in rows], chunk_metadata(doc))
+    return Committed(action, doc.id, old_ids, new_ids, chunk_metadata(doc))

@@ -131,13 +131,14 @@ def prompt_timings(llm: LLMRuntime, to_first: float) -> dict[str, float]:
     """The prompt's part of the time to first token: tokens in all, reused from the KV cache
     (``prompt_cached_tokens``) and evaluated (``prompt_new_tokens``), evaluation and state
     restore seconds, and ``first_token_s``, the rest of ``to_first`` (seconds from the start
-    of generation to the first piece: sampling, decoding). Empty for a runtime that does not
-    report them (a remote server)."""
+    of generation to the first piece: sampling, decoding); llama.cpp's ``threads`` for the
+    prompt and ``generation_threads``, with ``cores_busy`` of the ``cores`` other programs kept
+    busy when it started. Empty for a runtime that does not report them (a remote server)."""
     stats_of = getattr(llm, "prompt_stats", None)
     stats: PromptStats | None = stats_of() if callable(stats_of) else None
     if stats is None:
         return {}
-    return {
+    timings = {
         "prompt_tokens": stats.prompt_tokens,
         "prompt_cached_tokens": stats.cached_tokens,
         "prompt_new_tokens": stats.new_tokens,
@@ -145,6 +146,14 @@ def prompt_timings(llm: LLMRuntime, to_first: float) -> dict[str, float]:
         "prompt_restore_s": stats.restore_s,
         "first_token_s": round(max(to_first - stats.eval_s - stats.restore_s, 0.0), 4),
     }
+    if stats.threads:  # llama.cpp's threads and the cores other programs kept busy
+        timings.update(
+            threads=stats.threads,
+            generation_threads=stats.generation_threads,
+            cores=stats.cores,
+            cores_busy=stats.cores_busy,
+        )
+    return timings
 
 
 class AnswerService:

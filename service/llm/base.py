@@ -46,13 +46,19 @@ class SamplingParams:
 class PromptStats:
     """How one prompt was evaluated: ``prompt_tokens`` in all, ``cached_tokens`` reused from the
     KV cache (live or restored), ``new_tokens`` evaluated in ``eval_s`` seconds, and
-    ``restore_s`` spent copying a saved state back."""
+    ``restore_s`` spent copying a saved state back; on ``threads`` threads (the generation
+    then on ``generation_threads``), of ``cores`` this process may use while other programs
+    kept ``cores_busy`` of them busy (core/cpuload.py; 0 where not known)."""
 
     prompt_tokens: int = 0
     cached_tokens: int = 0
     new_tokens: int = 0
     eval_s: float = 0.0
     restore_s: float = 0.0
+    threads: int = 0
+    generation_threads: int = 0
+    cores: int = 0
+    cores_busy: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready."""

@@ -135,6 +135,11 @@ def _note_prompt(stats: RequestStats, runtime: LLMRuntime) -> None:
         stats.prompt_tokens = prompt.prompt_tokens
         stats.prompt_cached_tokens = prompt.cached_tokens
         stats.prompt_eval_s = prompt.eval_s
+        if prompt.threads:
+            stats.threads = prompt.threads
+            stats.generation_threads = prompt.generation_threads
+            stats.cores = prompt.cores
+            stats.cores_busy = prompt.cores_busy
 
 
 class ModelPool:

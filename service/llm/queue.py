@@ -39,6 +39,12 @@ class RequestStats:
     prompt_tokens: int | None = None
     prompt_cached_tokens: int | None = None
     prompt_eval_s: float | None = None
+    #: llama.cpp threads of the prompt and of the generation, and the cores other programs
+    #: kept busy when it started, of ``cores`` (core/cpuload.py); None where not reported.
+    threads: int | None = None
+    generation_threads: int | None = None
+    cores: int | None = None
+    cores_busy: float | None = None
     outcome: str = "waiting"
     started: float = field(default_factory=time.monotonic)
 

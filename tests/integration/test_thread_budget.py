@@ -19,8 +19,8 @@ from service.llm.runtimes.llama_cpp import LlamaCppRuntime
 
 @pytest.fixture
 def two_cores() -> Iterator[None]:
-    old = (budget().cores, budget().answer_cores, budget().share)
-    configure(cores=2, answer_cores=1)
+    old = (budget().cores, budget().answer_cores, budget().share, budget().adaptive)
+    configure(cores=2, answer_cores=1, adaptive=False)  # whatever else runs on the machine
     yield
     configure(*old)
 

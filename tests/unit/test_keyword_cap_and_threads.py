@@ -90,9 +90,9 @@ def test_one_core_is_never_split_below_one_thread() -> None:
 
 
 def test_configure_keeps_work_in_progress_and_counts_across_threads() -> None:
-    old = (budget().cores, budget().answer_cores, budget().share)
+    old = (budget().cores, budget().answer_cores, budget().share, budget().adaptive)
     try:
-        configure(cores=2, answer_cores=1)
+        configure(cores=2, answer_cores=1, adaptive=False)  # other programs' load left out
         started, release = threading.Event(), threading.Event()
 
         def ingest() -> None:
@@ -103,7 +103,7 @@ def test_configure_keeps_work_in_progress_and_counts_across_threads() -> None:
         worker = threading.Thread(target=ingest)
         worker.start()
         started.wait(5)
-        configure(cores=2, answer_cores=1)  # settings loaded again mid-ingest
+        configure(cores=2, answer_cores=1, adaptive=False)  # settings loaded again mid-ingest
         assert budget().answer_threads() == 1
         release.set()
         worker.join(5)

@@ -5,10 +5,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import ExitStack
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from core.bundled import known_sha256, sha256_file
+from core.cpuload import Load
 from core.errors import ModelError
 from core.gguf import read_gguf
 from core.settings import LLMSettings
@@ -62,11 +64,12 @@ class LlamaCppRuntime:
         self.flash_attn = settings.flash_attn or self.kv_type != "f16"
         self._known_sha = known_sha256(name)
         self._sha: str | None = self._known_sha
-        # n_threads 0: every core, less ingest's share while ingest runs (core/threads.py),
-        # set again before each step of a generation (_fit_threads).
+        # n_threads 0: every core other programs leave free, less ingest's share while ingest
+        # runs (core/threads.py), set again before each step of a generation (_fit_threads).
         self._fixed_threads = settings.n_threads
         threads = settings.n_threads or budget().cores
         self._threads = threads
+        self._prompt_seen: tuple[int, Load] = (threads, budget().load())  # starts the watcher
         try:
             probe_meta = self._read_metadata(path)
             self._llm: Any = PrefixCachingLlama(
@@ -95,14 +98,16 @@ class LlamaCppRuntime:
         """GGUF key/values read from the header, without loading anything."""
         return {k: str(v) for k, v in read_gguf(path).metadata.items()}
 
-    def _fit_threads(self) -> None:
-        """Give llama.cpp the threads the core budget allows now (unless fixed by settings)."""
-        if self._fixed_threads:
-            return
-        threads = budget().answer_threads()
+    def _fit_threads(self, prompt: bool = False) -> None:
+        """Give llama.cpp the threads the core budget allows now, of the cores other programs
+        leave free (unless fixed by settings); a ``prompt``'s count and load go to its stats."""
+        load = budget().load()
+        threads = self._fixed_threads or budget().answer_threads(load)
         if threads != self._threads:
             self._llm._ctx.set_n_threads(threads, threads)
             self._threads = threads
+        if prompt:
+            self._prompt_seen = (threads, load)
 
     def model_sha256(self) -> str:
         """sha256 of the model file (published value for bundled models)."""
@@ -111,15 +116,25 @@ class LlamaCppRuntime:
         return self._sha
 
     def prompt_stats(self) -> PromptStats | None:
-        """How the last generation's prompt was evaluated (tokens reused and new, seconds)."""
+        """How the last generation's prompt was evaluated (tokens reused and new, seconds,
+        threads, and the load other programs put on the cores then)."""
         stats: PromptStats | None = self._llm.last_prompt
-        return stats
+        if stats is None:
+            return None
+        threads, load = self._prompt_seen
+        return replace(
+            stats,
+            threads=threads,
+            generation_threads=self._threads,
+            cores=load.cores,
+            cores_busy=round(load.busy, 2),
+        )
 
     def prefill(self, messages: list[ChatMessage]) -> None:
         """Evaluate ``messages`` once (one token generated) so that later prompts starting
         the same way, such as every answer of a template version, reuse their KV state."""
         with self._lock, budget().answering(), budget().reading_prompt():
-            self._fit_threads()
+            self._fit_threads(prompt=True)
             self._llm.create_chat_completion(messages=list(messages), max_tokens=1, temperature=0)
 
     def count_tokens(self, text: str) -> int:
@@ -134,7 +149,7 @@ class LlamaCppRuntime:
             if stop.is_set():
                 return
             reading.enter_context(budget().reading_prompt())  # until the first token
-            self._fit_threads()
+            self._fit_threads(prompt=True)
             grammar = None
             if params.json_schema is not None:  # sampling constrained to the schema
                 from llama_cpp.llama_grammar import LlamaGrammar

@@ -1,5 +1,6 @@
 // The live panel: models, memory plan versus measured RSS, recent answers' time to first token and
-// tokens/s, queue depth, and ingest activity. Polls /api/system and /api/documents.
+// tokens/s, the threads the last answer used and the cores other programs kept busy, queue depth,
+// and ingest activity. Polls /api/system and /api/documents.
 
 import { $, h, replace, bytes } from "./dom.js";
 import { api } from "./api.js";
@@ -54,6 +55,8 @@ function modelCard(name, m) {
   const evalS = mean("prompt_eval_s");
   const withPrompt = recent.filter((r) => typeof r.prompt_tokens === "number");
   const lastPrompt = withPrompt[withPrompt.length - 1];
+  const withThreads = recent.filter((r) => typeof r.threads === "number");
+  const lastThreads = withThreads[withThreads.length - 1];
   return h("section", { class: "card", dataset: { model: name } },
     h("h3", {}, name),
     h("dl", {},
@@ -63,8 +66,15 @@ function modelCard(name, m) {
       stat("First token", ttft === null ? "–" : `${ttft.toFixed(2)} s avg`, "live-ttft"),
       stat("Prompt evaluation", evalS === null ? "–" : `${evalS.toFixed(2)} s avg`, "live-prompt-eval"),
       stat("Last prompt", lastPrompt ? `${lastPrompt.prompt_tokens} tokens, ${lastPrompt.prompt_cached_tokens} reused; retrieval ${Number(lastPrompt.retrieval_s ?? 0).toFixed(2)} s${lastPrompt.condense_s ? `, condense ${Number(lastPrompt.condense_s).toFixed(2)} s` : ""}` : "–", "live-prompt"),
+      stat("Threads", lastThreads ? threadsText(lastThreads) : "–", "live-threads"),
       stat("Recent answers", String(recent.length)),
       q.rejected ? stat("Refused (busy)", String(q.rejected)) : null));
+}
+
+// "2 reading the prompt, 1 generating, of 2 cores (1.0 busy elsewhere)".
+function threadsText(r) {
+  const gen = r.generation_threads && r.generation_threads !== r.threads ? `, ${r.generation_threads} generating` : "";
+  return `${r.threads}${gen ? " reading the prompt" : ""}${gen} of ${r.cores} cores (${Number(r.cores_busy).toFixed(1)} busy elsewhere)`;
 }
 
 function render() {
@@ -81,6 +91,7 @@ function render() {
       h("dl", {},
         stat("Plan", `${bytes(planned)}${budget ? ` of ${bytes(budget)} budget` : ""}`, "live-plan"),
         stat("RSS now", bytes(mem.rss_now), "live-rss"),
+        s.cores ? stat("Cores", `${s.cores.free} of ${s.cores.cores} free (${Number(s.cores.busy).toFixed(1)} busy elsewhere)`, "live-cores") : null,
         stat("Models' RSS growth", `${bytes(mem.rss_growth_models)} (planned ${bytes(mem.planned_models)})`)),
       h("meter", { min: "0", max: "1.5", low: "1", high: "1.2", optimum: "0.5", value: String(ratio.toFixed(3)), "aria-label": "RSS now against the plan" })));
     for (const [name, m] of Object.entries(s.models || {})) parts.push(modelCard(name, m));

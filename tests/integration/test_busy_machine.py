@@ -1,0 +1,83 @@
+"""A real `hearth serve` beside two busy loops: the answer takes fewer threads than there are cores,
+and says so in its timings, /api/system (the Live panel) and /metrics (issue 36)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from core.threads import available_cores
+from tests.integration.conftest import Server, run_hearth, start_server
+
+pytestmark = pytest.mark.slow
+
+FACT = "The lighthouse on Skerra was painted red and white in 1911 by the keeper, Ada Thorne."
+
+
+def _value(text: str, name: str, **labels: str) -> float:
+    """The value of one sample in a Prometheus exposition."""
+    want = ",".join(f'{k}="{v}"' for k, v in sorted(labels.items()))
+    pattern = rf"^{re.escape(name)}{re.escape('{' + want + '}') if want else ''} (\S+)$"
+    found = re.search(pattern, text, re.M)
+    assert found, f"{name} {labels} not in /metrics"
+    return float(found.group(1))
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "skerra.txt").write_text(FACT + "\n")
+    data = tmp_path / "data"
+    assert run_hearth(data, "ingest", "-q", str(docs)).returncode == 0
+    server = start_server(data)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def two_busy_loops() -> Iterator[None]:
+    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    time.sleep(2.0)  # a whole window of the server's load watcher
+    yield
+    for loop in loops:
+        loop.kill()
+        loop.wait(timeout=30)
+
+
+@pytest.mark.embedded_only("llama.cpp in process reports its threads; a remote server does not")
+def test_an_answer_beside_busy_loops_takes_the_free_cores_and_reports_them(
+    server: Server, two_busy_loops: None
+) -> None:
+    cores = available_cores()
+    with server.client() as client:
+        answer = client.post("/api/ask", json={"question": "Who painted the lighthouse?"})
+        assert answer.status_code == 200, answer.text
+        timings = answer.json()["timings"]
+        system = client.get("/api/system").json()
+        metrics = httpx.get(f"{server.url}/metrics", timeout=30).text
+    # Two loops keep two cores (or all of them) busy: at least one core is left out.
+    assert timings["cores"] == cores
+    assert timings["cores_busy"] >= min(cores, 2) - 0.5
+    assert 1 <= timings["threads"] <= max(1, cores - 1)
+    assert 1 <= timings["generation_threads"] <= max(1, cores - 1)
+    recent = system["models"]["smollm2-135m"]["queue"]["recent"][-1]
+    assert (recent["threads"], recent["cores_busy"]) == (timings["threads"], timings["cores_busy"])
+    assert system["cores"]["cores"] == cores and system["cores"]["busy"] >= min(cores, 2) - 0.5
+    model = {"model": "smollm2-135m"}
+    assert _value(metrics, "hearth_llm_threads", **model, phase="prompt") == timings["threads"]
+    assert (
+        _value(metrics, "hearth_llm_threads", **model, phase="generation")
+        == (timings["generation_threads"])
+    )
+    assert _value(metrics, "hearth_llm_cores_busy_elsewhere", **model) == timings["cores_busy"]
+    assert _value(metrics, "hearth_cpu_cores") == cores
+    assert _value(metrics, "hearth_cpu_cores_busy_elsewhere") >= min(cores, 2) - 0.5
+    assert 1 <= _value(metrics, "hearth_cpu_cores_free") <= max(1, cores - 1)

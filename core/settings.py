@@ -59,6 +59,13 @@ class IngestSettings(BaseModel):
     faiss_save_every: int = Field(
         50, ge=1, description="Save the FAISS index after this many documents in a batch."
     )
+    follow_symlinks: bool = Field(
+        True,
+        description="Read symbolic links below an ingested or watched folder (`hearth ingest`, "
+        "`hearth watch`, the sync at start): a link to a file is recorded under the link's path, "
+        "a link to a folder is walked; a link loop is one failed file. False: links below a "
+        "folder are left out (a path named on the command line is read even when it is a link).",
+    )
 
 
 DEFAULT_IGNORE = (

@@ -20,10 +20,10 @@ from core.settings import HearthSettings
 
 if TYPE_CHECKING:
     from tqdm import tqdm
-from ingest.files import iter_files
+from ingest.files import catalogue_path, iter_files
 from ingest.pipeline import FileResult, IngestPipeline, IngestReport
 from ingest.prune import prune_folders
-from ingest.remove import remove_documents
+from ingest.remove import named_path, remove_documents
 
 
 def _open_pipeline(settings: HearthSettings) -> IngestPipeline:
@@ -87,7 +87,7 @@ def ingest_command(
     from tqdm import tqdm
 
     try:
-        files = list(iter_files(list(paths)))
+        files = list(iter_files(list(paths), follow_symlinks=settings.ingest.follow_symlinks))
     except HearthError as exc:
         raise click.ClickException(exc.message) from exc
     lock = WriterLock.for_settings(settings).acquire()
@@ -149,7 +149,7 @@ def remove_command(settings: HearthSettings, paths: tuple[Path, ...]) -> None:
         kb = KnowledgeBase(settings)
         kb.repair()
         try:
-            results = remove_documents(kb, list(paths))
+            results = remove_documents(kb, [named_path(kb, p) for p in paths])
         finally:
             kb.close()
     if not results:
@@ -247,7 +247,7 @@ def watch_command(
 
     if quiet_seconds is not None:
         settings.watch.quiet_seconds = quiet_seconds
-    roots = [f.expanduser().resolve() for f in folders]
+    roots = [catalogue_path(f) for f in folders]
     with WriterLock.for_settings(settings):
         pipeline = _open_pipeline(settings)
         watcher = create_watcher(

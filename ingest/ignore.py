@@ -4,7 +4,9 @@ Rules, in order: a path outside every root is not watched; dot files and anythin
 are ignored (``ignore_hidden``); names matching an ``ignore`` glob (swap files, ``~$`` Office
 locks, partial downloads) are ignored; if ``include`` globs are set a file must match one; a file
 matching an ``exclude`` glob is ignored. A glob without ``/`` matches the file name, one with
-``/`` the path relative to its root folder (``*`` crosses ``/``, as in :mod:`fnmatch`).
+``/`` the path relative to its root folder (``*`` crosses ``/``, as in :mod:`fnmatch`). Without
+``follow_symlinks`` a path through a symbolic link below its root is ignored (see
+:mod:`ingest.files` for links that are followed).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 
 from core.settings import DEFAULT_IGNORE, WatchSettings
+from ingest.files import catalogue_path, walk_files
 
 
 class IgnoreRules:
@@ -28,20 +31,28 @@ class IgnoreRules:
         include: Iterable[str] = (),
         exclude: Iterable[str] = (),
         skip: Iterable[Path] = (),
+        follow_symlinks: bool = True,
     ) -> None:
         # Longest root first, so a file in nested roots is judged relative to the nearest one.
-        self.roots = sorted({r.expanduser().resolve() for r in roots}, key=lambda r: -len(r.parts))
+        self.roots = sorted({catalogue_path(r) for r in roots}, key=lambda r: -len(r.parts))
         self.ignore_hidden = ignore_hidden
         self.ignore = tuple(ignore)
         self.include = tuple(include)
         self.exclude = tuple(exclude)
         self.skip = tuple(p.expanduser().resolve() for p in skip)  # e.g. the data directory
+        self.follow_symlinks = follow_symlinks
 
     @classmethod
     def from_settings(
-        cls, roots: Iterable[Path], settings: WatchSettings, skip: Iterable[Path] = ()
+        cls,
+        roots: Iterable[Path],
+        settings: WatchSettings,
+        skip: Iterable[Path] = (),
+        *,
+        follow_symlinks: bool = True,
     ) -> IgnoreRules:
-        """Rules for ``roots`` from the ``watch`` settings; nothing below ``skip`` is watched."""
+        """Rules for ``roots`` from the ``watch`` settings (and ``ingest.follow_symlinks``);
+        nothing below ``skip`` is watched."""
         return cls(
             roots,
             ignore_hidden=settings.ignore_hidden,
@@ -49,6 +60,7 @@ class IgnoreRules:
             include=settings.include,
             exclude=settings.exclude,
             skip=skip,
+            follow_symlinks=follow_symlinks,
         )
 
     def root_of(self, path: Path) -> Path | None:
@@ -76,6 +88,8 @@ class IgnoreRules:
         rel = path.relative_to(root)
         if self.ignore_hidden and any(p.startswith(".") for p in rel.parts):
             return True
+        if not self.follow_symlinks and _through_link(path, root):
+            return True
         name, posix = rel.name, rel.as_posix()
         if any(fnmatchcase(name, pat) for pat in self.ignore):
             return True
@@ -84,19 +98,25 @@ class IgnoreRules:
         return any(_match(name, posix, pat) for pat in self.exclude)
 
     def walk(self, folder: Path) -> Iterator[Path]:
-        """Every watched file below ``folder``, skipping ignored folders without entering them."""
-        try:
-            entries = sorted(folder.iterdir())
-        except OSError:
-            return
-        for entry in entries:
-            if entry.is_dir():
-                if entry.is_symlink():
-                    continue  # no loops through linked folders
-                if not self.dir_ignored(entry):
-                    yield from self.walk(entry)
-            elif entry.is_file() and not self.ignored(entry):
-                yield entry
+        """Every watched file below ``folder``, skipping ignored folders without entering them;
+        links followed or not by ``follow_symlinks``, loops listed (to be reported), dangling
+        links not (to the watcher they are files that went away)."""
+        yield from walk_files(
+            folder,
+            follow_symlinks=self.follow_symlinks,
+            enter=lambda d: not self.dir_ignored(d),
+            keep=lambda f: not self.ignored(f),
+            dangling=False,
+        )
+
+
+def _through_link(path: Path, root: Path) -> bool:
+    """True when ``path`` or a folder between it and ``root`` is a symbolic link."""
+    while path != root and path != path.parent:
+        if path.is_symlink():
+            return True
+        path = path.parent
+    return False
 
 
 def _match(name: str, posix: str, pattern: str) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from ingest.files import catalogue_path
 from ingest.ignore import IgnoreRules
 from ingest.pipeline import FileResult, IngestPipeline
 from ingest.sync import FolderSync
@@ -24,11 +25,12 @@ def prune_folders(
     Returns the results (``moved``, ``removed``, and ``added``/``failed`` for the new files the
     sync ingested while pairing moves) and the set of files already handled.
     """
-    roots = [f.expanduser().resolve() for f in folders]
+    roots = [catalogue_path(f) for f in folders]
     if not roots:
         return [], set()
     uploads = pipeline.kb.settings.data_dir.expanduser().resolve() / "uploads"
-    rules = IgnoreRules(roots, ignore=(), skip=[uploads])
+    follow = pipeline.kb.settings.ingest.follow_symlinks
+    rules = IgnoreRules(roots, ignore=(), skip=[uploads], follow_symlinks=follow)
     sync = FolderSync(pipeline, rules, collection=collection)
     here = {str(f) for f in files}
     known: set[str] = set()

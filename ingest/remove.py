@@ -2,22 +2,27 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 from pathlib import Path
 
 from core import catalogue
 from core.catalogue import Action
 from core.knowledge import KnowledgeBase
+from ingest.files import catalogue_path
 from ingest.pipeline import FileResult
 
 
 def remove_documents(kb: KnowledgeBase, paths: list[Path]) -> list[FileResult]:
-    """Remove documents at these paths (a file, or every document below a folder).
+    """Remove documents at these catalogue paths (a file, or every document below a folder:
+    that exact path and what lies below it, byte for byte). A path is taken as written (made
+    absolute), not resolved: a document recorded under a link's path is found by that path.
 
     The catalogue commits first; a crash before the stores are updated is repaired at next start.
     """
     results: list[FileResult] = []
     for raw in paths:
-        key = str(raw.expanduser().resolve())
+        key = os.path.abspath(raw.expanduser())
         with kb.db.session() as s:
             docs = catalogue.documents_under(s, key)
             carried = catalogue.descendant_ids(s, [d.id for d in docs])
@@ -31,3 +36,19 @@ def remove_documents(kb: KnowledgeBase, paths: list[Path]) -> list[FileResult]:
         kb.delete_vectors(ids)
     kb.persist()
     return results
+
+
+def named_path(kb: KnowledgeBase, raw: Path) -> Path:
+    """The catalogue path a person means by ``raw`` (`hearth remove`): the path as written when
+    documents lie there, else the one `hearth ingest` records for it (folders above resolved,
+    a link's own name kept), else its real path (a catalogue from before links kept their
+    names). Shape: an absolute path; the first of the three when none holds documents."""
+    written = Path(os.path.abspath(raw.expanduser()))
+    candidates = [written, catalogue_path(raw)]
+    with contextlib.suppress(OSError, RuntimeError):  # RuntimeError: 3.11's "Symlink loop"
+        candidates.append(written.resolve())
+    with kb.db.session() as s:
+        for path in candidates:
+            if catalogue.any_under(s, str(path)):
+                return path
+    return written

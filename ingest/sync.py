@@ -18,7 +18,7 @@ from typing import Protocol
 
 from core import catalogue
 from core.catalogue import DONE, Action
-from ingest.files import sha256_of
+from ingest.files import is_link_loop, sha256_of
 from ingest.ignore import IgnoreRules
 from ingest.loaders import file_type_of
 from ingest.move import move_document
@@ -75,8 +75,13 @@ class FolderSync:
         self.progress = progress
 
     def wanted(self, path: Path) -> bool:
-        """True for an existing file that is watched and that some loader reads."""
-        return path.is_file() and not self.rules.ignored(path) and file_type_of(path) is not None
+        """True for an existing file that is watched and that some loader reads, and for a
+        watched symbolic link loop (so the pipeline records it as failed, with its reason)."""
+        if self.rules.ignored(path):
+            return False
+        if path.is_file():
+            return file_type_of(path) is not None
+        return self.rules.follow_symlinks and is_link_loop(path)
 
     def documents_under(self, folder: Path) -> list[Path]:
         """Paths of catalogue documents at or below ``folder``."""

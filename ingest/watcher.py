@@ -154,6 +154,12 @@ def create_watcher(
 ) -> FolderWatcher:
     """A watcher of ``folders`` with the ignore rules and batch size from ``settings``."""
     # The data directory may lie inside a watched folder: its own files are never knowledge.
-    rules = IgnoreRules.from_settings(folders, settings, skip=[pipeline.kb.settings.data_dir])
+    kb_settings = pipeline.kb.settings
+    rules = IgnoreRules.from_settings(
+        folders,
+        settings,
+        skip=[kb_settings.data_dir],
+        follow_symlinks=kb_settings.ingest.follow_symlinks,
+    )
     sync = FolderSync(pipeline, rules, batch_size=settings.batch_size, progress=progress)
     return FolderWatcher(sync, settings, on_results=on_results)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -19,7 +20,7 @@ from core.knowledge import KnowledgeBase
 from core.types import ChunkDraft, Section
 from ingest.attachments import AttachmentIngester
 from ingest.chunker import Chunker
-from ingest.files import iter_files, sha256_of
+from ingest.files import iter_files, link_problem, sha256_of
 from ingest.loaders import LoaderContext, Loaders, file_type_of
 from ingest.loaders.base import (
     READ_ERRORS,
@@ -199,7 +200,8 @@ class IngestPipeline:
         self, paths: list[Path], collection: str = "default", progress: Progress | None = None
     ) -> IngestReport:
         """Expand folders, then :meth:`ingest`."""
-        return self.ingest(list(iter_files(paths)), collection, progress)
+        follow = self.kb.settings.ingest.follow_symlinks
+        return self.ingest(list(iter_files(paths, follow_symlinks=follow)), collection, progress)
 
     def ingest_file(self, path: Path, collection: str = "default") -> FileResult:
         """Ingest one file. Unchanged content is skipped; changed content replaces its chunks."""
@@ -207,20 +209,15 @@ class IngestPipeline:
 
     def _prepare(self, path: Path, collection: str) -> FileResult | _Prepared | _Streamed:
         """Hash, skip if unchanged, load and chunk; a failure is recorded and returned."""
-        link = path.expanduser()
-        path = link.resolve()
-        broken = link.is_symlink() and not path.exists()
-        if broken:  # recorded under the link's own path: its target names nothing
-            path = link.parent.resolve() / link.name
+        # Recorded under the path it is given (a link's own path, not its target's): callers
+        # hand over catalogue paths (ingest.files.catalogue_path, or found below one).
+        path = Path(os.path.abspath(path.expanduser()))
         key = str(path)
         started = time.perf_counter()
         sha: str | None = None
         try:
-            if broken:
-                raise LoaderError(
-                    f"{link.name}: a broken symbolic link (its target {link.readlink()} does not "
-                    "exist); fix or remove the link"
-                )
+            if problem := link_problem(path):  # broken, or a loop: one failed file
+                raise LoaderError(problem)
             size = path.stat().st_size
             limit = self.kb.settings.ingest.max_file_bytes
             if size > limit:

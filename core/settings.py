@@ -499,6 +499,21 @@ class ServerSettings(BaseModel):
     max_upload_bytes: int = Field(
         200 * 1024 * 1024, ge=1, description="Largest accepted request body (bytes)."
     )
+    allowed_hosts: list[str] = Field(
+        default_factory=list,
+        description="Host names the server answers besides 127.0.0.1, localhost, [::1] and the "
+        "bound address (a request with another Host header is refused: DNS rebinding). Names "
+        "or addresses without scheme or port, e.g. [\"hearth.lan\"]; \"*\" turns the check off "
+        "(only behind a proxy that checks Host itself).",
+    )
+
+    @field_validator("allowed_hosts")
+    @classmethod
+    def _bare_hosts(cls, hosts: list[str]) -> list[str]:
+        bad = [h for h in hosts if not h.strip() or any(c in h for c in "/@ ")]
+        if bad:
+            raise ValueError(f"allowed_hosts: {bad[0]!r} is not a host name (e.g. hearth.lan)")
+        return [h.strip().lower().rstrip(".") for h in hosts]
 
 
 class McpSettings(BaseModel):

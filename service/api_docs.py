@@ -16,10 +16,12 @@ from litestar.openapi.spec.enums import OpenAPIFormat, OpenAPIType
 ERROR_STATUSES = {
     "400": "The request is malformed; the body names the field or parameter.",
     "401": "An access token is required and was missing or not valid.",
+    "403": "A cross-site request (Origin or Sec-Fetch-Site of another site) was refused.",
     "404": "The thing asked for (document, conversation, answer, template, model) does not exist.",
     "409": "The request clashes with the current state (another writer, a template conflict).",
     "413": "The request body or an upload is larger than the configured limit.",
-    "415": "No loader handles this kind of file.",
+    "415": "No loader handles this kind of file, or the body is text/plain or form-encoded.",
+    "421": "The Host header names a host this server does not serve (DNS rebinding).",
     "422": "The file or recording could not be read; the body says which and why.",
     "429": "The model's queue is full: retry after the Retry-After header's seconds.",
     "503": "A component (model, store) is not ready or failed to load.",

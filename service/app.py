@@ -10,6 +10,7 @@ from anyio import to_thread
 from litestar import Litestar
 from litestar.config.app import AppConfig
 from litestar.datastructures import State
+from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin
 
@@ -30,6 +31,7 @@ from service.mcp.transports import HttpMount
 from service.metrics import Metrics
 from service.openai_compat.audio import OpenAIAudioController
 from service.openai_compat.controller import OpenAIController
+from service.security.guard import RequestGuard
 from service.state import Hearth, start_watcher
 from service.system.controller import SystemController
 from service.system.health_controller import HealthController
@@ -86,7 +88,8 @@ def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litest
             mcp.handler(),
             ViewerController,
         ],
-        middleware=[GateMiddleware],
+        # Outermost: a foreign Host or a cross-site change is refused before any token check.
+        middleware=[DefineMiddleware(RequestGuard, server=settings.server), GateMiddleware],
         before_send=[add_security_headers],
         state=State({"metrics": Metrics()}),
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]

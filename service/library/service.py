@@ -27,12 +27,16 @@ from ingest.remove import remove_documents
 
 MAX_NAME = 200
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f/\\:*?\"<>|]")
+# Bidirectional controls (embeddings, overrides, isolates, marks): "\u202egnp.txt" shows as
+# "txt.png". Removed, not replaced, so the name reads as it is stored.
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def safe_filename(name: str) -> str:
     """A file name that cannot leave its folder: no separators, ``..``, control characters,
-    at most 200 characters (keeping the extension)."""
-    name = unicodedata.normalize("NFC", name or "")
+    no bidirectional controls (U+061C, U+200E/F, U+202A-E, U+2066-9: removed), at most 200
+    characters (keeping the extension)."""
+    name = _BIDI.sub("", unicodedata.normalize("NFC", name or ""))
     name = Path(name.replace("\\", "/")).name
     name = _UNSAFE.sub("_", name).strip(" .")
     if not name:

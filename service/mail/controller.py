@@ -50,8 +50,9 @@ class MailController(Controller):
 
     @post("/accounts", sync_to_thread=True, status_code=201)
     def add_account(self, data: MailAccountIn, state: State) -> dict[str, Any]:
-        """Check the login, save the account, start following it. 400 for a refused login or a
-        bad field (named), 409 for an account already followed, 503 for a server not reached."""
+        """Check the login, save the account, start following it. 400 for a refused login, a
+        bad field (named) or a server not reached (naming the host); 409 for an account already
+        followed."""
         mail: MailService = state.mail
         fields = {k: v for k, v in asdict(data).items() if k != "password"}
         return mail.add(fields, data.password)

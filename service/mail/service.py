@@ -13,7 +13,7 @@ from core.settings import HearthSettings
 from ingest.mail.accounts import TLS_MODES, Account, AccountStore, default_port
 from ingest.mail.follower import MailFollower
 from ingest.mail.sync import MailSync, account_documents, remove_account_documents
-from ingest.mail.transport import check_login, check_transport
+from ingest.mail.transport import MailServerError, check_login, check_transport
 from ingest.pipeline import IngestPipeline
 
 log = logging.getLogger(__name__)
@@ -50,7 +50,7 @@ class MailService:
 
         ``fields``: host, user, and optionally port, tls, folders, all_folders, ca_file,
         insecure, name, collection. InvalidInputError names a bad field; MailAuthError (400) a
-        refused login; MailServerError (503) a server that cannot be reached.
+        refused login; a server that cannot be reached is an InvalidInputError on ``host`` (400).
         """
         tls = fields.get("tls") or "ssl"
         if tls not in TLS_MODES:
@@ -63,10 +63,18 @@ class MailService:
             raise InvalidInputError(
                 "host and user are required", field="host" if not host else "user"
             )
+        if any(c.isspace() or not c.isprintable() or c in "/@" for c in host):
+            raise InvalidInputError(
+                "host: must be a host name or address, without spaces, '/' or '@'", field="host"
+            )
+        given = fields.get("port")
+        port = default_port(tls) if given is None else int(given)
+        if not 1 <= port <= 65535:
+            raise InvalidInputError(f"port: {port} is not between 1 and 65535", field="port")
         account = Account(
             name=str(fields.get("name") or f"{user}@{host}"),
             host=host,
-            port=int(fields.get("port") or default_port(tls)),
+            port=port,
             user=user,
             tls=tls,
             folders=folders or ["INBOX"],
@@ -76,7 +84,12 @@ class MailService:
             collection=str(fields.get("collection") or "default"),
         )
         check_transport(account)
-        followed = check_login(account, password, self.settings.mail.timeout_seconds)
+        try:
+            followed = check_login(account, password, self.settings.mail.timeout_seconds)
+        except MailServerError as exc:
+            # the host and port are what the person gave: a server not reached is their input
+            # to correct (400 naming the host), not a fault of Hearth's
+            raise InvalidInputError(str(exc), field="host") from None
         self.store.add(account, password)
         if self.settings.mail.follow and self.followers_running:
             self._follow(account.name)

@@ -35,6 +35,10 @@ HEAVY = {
     "POST /api/answers/{answer_id}/replay": 6,
     "POST /v1/chat/completions": 8,
 }
+# Operations not fuzzed, with why: adding a mail account logs in to the host the request names,
+# and generated host names would send DNS look-ups and connections beyond loopback. Its bad
+# fields are tested in tests/unit/test_mail_fields.py and against a real dovecot.
+SKIPPED = {"POST /api/mail/accounts"}
 # Words every error message must carry one of, besides the field it names: what went wrong.
 _WORDS = re.compile(r"[A-Za-z]{3,}")
 
@@ -155,6 +159,8 @@ def test_every_operation_survives_generated_requests(server: Server) -> None:
     for result in schema.get_all_operations():
         op = result.ok()
         labels.append(op.label)
+        if op.label in SKIPPED:
+            continue
         failures += fuzz_operation(op, server.url, HEAVY.get(op.label, EXAMPLES))
     assert {"POST /api/ask", "POST /api/documents", "GET /api/documents"} <= set(labels)
     unique = sorted(set(failures))

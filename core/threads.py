@@ -37,8 +37,9 @@ from core.cpuload import Load, LoadWatcher, affinity, cores_taken
 #: OpenMP spin-wait before a waiting thread sleeps, in spins (libgomp's GOMP_SPINCOUNT; its
 #: default is 300,000, "about 3 ms"). At 300,000, raw llama.cpp on two threads on a busy machine
 #: (load average 11 on 2 cores) did not read two 208-token prompts and write 16 tokens after each
-#: within 200 s; at 10,000 it did, at 0.64-0.67 tok/s (0: 1.4-2.1). 10,000 (~0.1 ms) still covers the short waits between operations of a quiet
-#: machine; when a core is taken the budget runs one thread, which has no barrier to wait at.
+#: within 200 s; at 10,000 it did, at 0.64-0.67 tok/s (0: 1.4-2.1). 10,000 (~0.1 ms) still
+#: covers the short waits between operations of a quiet machine; when a core is taken the budget
+#: runs one thread, which has no barrier to wait at.
 GOMP_SPINS = 10_000
 
 #: Environment set at ``core`` import unless the person set any of them: libgomp (llama.cpp,

@@ -84,5 +84,5 @@ export function openCitation(source) {
   dialog.addEventListener("close", () => closeView(view), { once: true });
   dialog.showModal();
   // The original with the passage marked: page, photo, recording, rows or the text around it.
-  if (source.chunk_id !== undefined) showView(view, source.chunk_id, $("#cite-text"));
+  if (source.chunk_id !== undefined) showView(view, source.chunk_id);
 }

@@ -36,7 +36,7 @@ export function closeView(root) {
 }
 
 /** Fetch a chunk's view and render it into ``root``; returns the view (or null on error). */
-export async function showView(root, chunkId, textEl) {
+export async function showView(root, chunkId) {
   closeView(root);
   root.hidden = false;
   root.dataset.state = "loading";
@@ -63,7 +63,7 @@ export async function showView(root, chunkId, textEl) {
     if (view.page) await renderPage(root, view);
     else if (view.audio) renderAudio(root, view);
     else if (view.table) renderTable(root, view);
-    if (view.context && textEl) renderContext(textEl, view.context);
+    if (view.context) renderContext(root, view.context);
   } catch (e) {
     root.append(h("p", { class: "error" }, `The original cannot be shown: ${e.message}`));
   }
@@ -165,10 +165,12 @@ function renderTable(root, view) {
   root.append(h("div", { class: "cite-scroll" }, table));
 }
 
-function renderContext(textEl, context) {
-  replace(textEl, context.map((part) => (part.cited
+/** The text around the passage, the passage marked, below what the model was given (#cite-text). */
+function renderContext(root, context) {
+  const around = h("blockquote", { class: "cite-context" }, context.map((part) => (part.cited
     ? [h("mark", { class: "cite-passage" }, part.text), "\n"]
     : h("span", { class: "cite-around" }, `${part.text}\n`))));
-  const mark = textEl.querySelector(".cite-passage");
+  root.append(h("p", { class: "hint" }, "In the document:"), around);
+  const mark = around.querySelector(".cite-passage");
   if (mark) mark.scrollIntoView({ block: "center" });
 }

@@ -136,8 +136,11 @@ def stream_text(path: Path) -> Iterator[tuple[str, int]]:
     far. A file up to ``WHOLE_BYTES`` is decoded whole (:func:`decode_text`); a larger one as
     it is read. ``LoaderError`` for binary or undecodable content."""
     size = path.stat().st_size
-    if size <= WHOLE_BYTES:
-        yield decode_text(path, path.read_bytes()), size
+    if size <= WHOLE_BYTES:  # in pieces all the same, so progress moves within the file
+        text = decode_text(path, path.read_bytes())
+        for start in range(0, len(text), BLOCK_CHARS):
+            end = min(len(text), start + BLOCK_CHARS)
+            yield text[start:end], size * end // len(text)
         return
     with path.open("rb") as fh:
         head = fh.read(SAMPLE_BYTES)

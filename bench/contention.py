@@ -104,9 +104,13 @@ class RawSubject:
         self.ctx = self.llm._ctx.ctx
 
     def stream(self, messages: list[dict[str, str]], max_tokens: int) -> Any:
-        self.llm.reset()
+        self.llm.reset()  # type: ignore[no-untyped-call]
         return self.llm.create_chat_completion(
-            messages=messages, max_tokens=max_tokens, temperature=0.0, seed=0, stream=True
+            messages=messages,  # type: ignore[arg-type]
+            max_tokens=max_tokens,
+            temperature=0.0,
+            seed=0,
+            stream=True,
         )
 
     def close(self, stream: Any) -> None:
@@ -165,7 +169,9 @@ def _piece_text(part: Any) -> str:
     return str(part["choices"][0]["delta"].get("content") or "")
 
 
-def run_once(subject: Any, messages: list[dict[str, str]], max_tokens: int, cap_s: float) -> dict:
+def run_once(
+    subject: Any, messages: list[dict[str, str]], max_tokens: int, cap_s: float
+) -> dict[str, Any]:
     """One answer: TTFT, prompt evaluation and generation tokens/s, and what the subject saw."""
     import llama_cpp
 
@@ -444,7 +450,7 @@ def best_raw_ratio(rows: list[dict[str, Any]], load: str, key: str) -> float | N
     quiet = [r[key] for r in raw if r["load"] == "quiet"]
     if not loaded or not quiet or not max(quiet):
         return None
-    return round(max(loaded) / max(quiet), 3)
+    return round(float(max(loaded)) / float(max(quiet)), 3)
 
 
 def checks(rows: list[dict[str, Any]]) -> list[str]:

@@ -29,7 +29,9 @@ from tests.mailserver import (
 )
 
 REASON = why_no_dovecot()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
+# slow: it asks the bundled model (the scaled pass leaves it out; the sync itself is covered there
+# by test_mail_sync and test_mail_api)
+pytestmark = [pytest.mark.skipif(REASON is not None, reason=REASON or ""), pytest.mark.slow]
 SECRET = PASSWORD.encode()
 FOLDER = "Household"
 FACT = "The warranty of the Korvax boiler ends on 14 March 2031."

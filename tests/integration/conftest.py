@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -180,3 +181,12 @@ def start_server(data_dir: Path, model: str = "smollm2-135m", **env: str) -> Ser
         time.sleep(0.5)
     proc.kill()
     raise RuntimeError("hearth serve did not become healthy within 300 s")
+
+
+def metric(text: str, name: str, **labels: str) -> float:
+    """The value of one sample in a Prometheus exposition."""
+    want = ",".join(f'{k}="{v}"' for k, v in sorted(labels.items()))
+    pattern = rf"^{re.escape(name)}{re.escape('{' + want + '}') if want else ''} (\S+)$"
+    found = re.search(pattern, text, re.M)
+    assert found, f"{name} {labels} not in /metrics"
+    return float(found.group(1))

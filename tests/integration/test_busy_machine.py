@@ -3,7 +3,6 @@ and says so in its timings, /api/system (the Live panel) and /metrics (issue 36)
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 import time
@@ -14,20 +13,11 @@ import httpx
 import pytest
 
 from core.threads import available_cores
-from tests.integration.conftest import Server, run_hearth, start_server
+from tests.integration.conftest import Server, metric, run_hearth, start_server
 
 pytestmark = pytest.mark.slow
 
 FACT = "The lighthouse on Skerra was painted red and white in 1911 by the keeper, Ada Thorne."
-
-
-def _value(text: str, name: str, **labels: str) -> float:
-    """The value of one sample in a Prometheus exposition."""
-    want = ",".join(f'{k}="{v}"' for k, v in sorted(labels.items()))
-    pattern = rf"^{re.escape(name)}{re.escape('{' + want + '}') if want else ''} (\S+)$"
-    found = re.search(pattern, text, re.M)
-    assert found, f"{name} {labels} not in /metrics"
-    return float(found.group(1))
 
 
 @pytest.fixture
@@ -72,12 +62,12 @@ def test_an_answer_beside_busy_loops_takes_the_free_cores_and_reports_them(
     assert (recent["threads"], recent["cores_busy"]) == (timings["threads"], timings["cores_busy"])
     assert system["cores"]["cores"] == cores and system["cores"]["busy"] >= min(cores, 2) - 0.5
     model = {"model": "smollm2-135m"}
-    assert _value(metrics, "hearth_llm_threads", **model, phase="prompt") == timings["threads"]
+    assert metric(metrics, "hearth_llm_threads", **model, phase="prompt") == timings["threads"]
     assert (
-        _value(metrics, "hearth_llm_threads", **model, phase="generation")
+        metric(metrics, "hearth_llm_threads", **model, phase="generation")
         == (timings["generation_threads"])
     )
-    assert _value(metrics, "hearth_llm_cores_busy_elsewhere", **model) == timings["cores_busy"]
-    assert _value(metrics, "hearth_cpu_cores") == cores
-    assert _value(metrics, "hearth_cpu_cores_busy_elsewhere") >= min(cores, 2) - 0.5
-    assert 1 <= _value(metrics, "hearth_cpu_cores_free") <= max(1, cores - 1)
+    assert metric(metrics, "hearth_llm_cores_busy_elsewhere", **model) == timings["cores_busy"]
+    assert metric(metrics, "hearth_cpu_cores") == cores
+    assert metric(metrics, "hearth_cpu_cores_busy_elsewhere") >= min(cores, 2) - 0.5
+    assert 1 <= metric(metrics, "hearth_cpu_cores_free") <= max(1, cores - 1)

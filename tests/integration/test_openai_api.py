@@ -3,7 +3,6 @@ grounded, whole and streamed), embeddings, models, errors; then /metrics after t
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,7 +11,7 @@ import numpy as np
 import openai
 import pytest
 
-from tests.integration.conftest import Server, run_hearth, start_server
+from tests.integration.conftest import Server, metric, run_hearth, start_server
 
 pytestmark = pytest.mark.slow
 
@@ -224,15 +223,6 @@ def test_a_full_queue_is_a_429(client: openai.OpenAI) -> None:
     assert again.choices[0].message.content is not None
 
 
-def _value(text: str, name: str, **labels: str) -> float:
-    """The value of one sample in a Prometheus exposition."""
-    want = ",".join(f'{k}="{v}"' for k, v in sorted(labels.items()))
-    pattern = rf"^{re.escape(name)}{re.escape('{' + want + '}') if want else ''} (\S+)$"
-    found = re.search(pattern, text, re.M)
-    assert found, f"{name} {labels} not in /metrics"
-    return float(found.group(1))
-
-
 def test_metrics_after_real_requests(server: Server, client: openai.OpenAI) -> None:
     client.chat.completions.create(
         model="smollm2-135m", messages=[{"role": "user", "content": "Hi"}], max_tokens=6
@@ -241,21 +231,21 @@ def test_metrics_after_real_requests(server: Server, client: openai.OpenAI) -> N
     assert resp.status_code == 200 and resp.headers["content-type"].startswith("text/plain")
     text = resp.text
     route = {"route": "/v1/chat/completions", "method": "POST"}
-    assert _value(text, "hearth_http_requests_total", **route, status="200") >= 5
-    assert _value(text, "hearth_http_requests_total", **route, status="404") >= 2
-    assert _value(text, "hearth_http_requests_total", **route, status="400") >= 2
-    assert _value(text, "hearth_llm_time_to_first_token_seconds_count", model="smollm2-135m") >= 5
-    assert _value(text, "hearth_llm_tokens_per_second_count", model="smollm2-135m") >= 3
-    assert _value(text, "hearth_llm_tokens_per_second_sum", model="smollm2-135m") > 0
-    assert _value(text, "hearth_llm_queue_depth", model="smollm2-135m") == 0
-    assert _value(text, "hearth_llm_queue_rejected_total", model="smollm2-135m") >= 1
-    assert _value(text, "hearth_http_requests_total", **route, status="429") >= 1
-    assert _value(text, "hearth_ingest_files_total", action="added") == 2
-    assert _value(text, "hearth_ingest_files_total", action="failed") == 1
-    assert _value(text, "hearth_documents", status="ingested") == 2
-    assert _value(text, "hearth_memory_rss_bytes") > 100e6
-    assert _value(text, "hearth_process_resident_memory_bytes") > 100e6
-    assert _value(text, "hearth_memory_planned_bytes", part="total") > 50e6
-    assert _value(text, "hearth_memory_planned_bytes", part="model:smollm2-135m") > 50e6
+    assert metric(text, "hearth_http_requests_total", **route, status="200") >= 5
+    assert metric(text, "hearth_http_requests_total", **route, status="404") >= 2
+    assert metric(text, "hearth_http_requests_total", **route, status="400") >= 2
+    assert metric(text, "hearth_llm_time_to_first_token_seconds_count", model="smollm2-135m") >= 5
+    assert metric(text, "hearth_llm_tokens_per_second_count", model="smollm2-135m") >= 3
+    assert metric(text, "hearth_llm_tokens_per_second_sum", model="smollm2-135m") > 0
+    assert metric(text, "hearth_llm_queue_depth", model="smollm2-135m") == 0
+    assert metric(text, "hearth_llm_queue_rejected_total", model="smollm2-135m") >= 1
+    assert metric(text, "hearth_http_requests_total", **route, status="429") >= 1
+    assert metric(text, "hearth_ingest_files_total", action="added") == 2
+    assert metric(text, "hearth_ingest_files_total", action="failed") == 1
+    assert metric(text, "hearth_documents", status="ingested") == 2
+    assert metric(text, "hearth_memory_rss_bytes") > 100e6
+    assert metric(text, "hearth_process_resident_memory_bytes") > 100e6
+    assert metric(text, "hearth_memory_planned_bytes", part="total") > 50e6
+    assert metric(text, "hearth_memory_planned_bytes", part="model:smollm2-135m") > 50e6
     # no user text ever lands in metrics
     assert "Aldmoor" not in text and "garlic" not in text

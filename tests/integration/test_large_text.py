@@ -1,6 +1,6 @@
 """Issue 28, item 5: a large text file is ingested in bounded memory and answerable throughout.
 
-A 30 MB text file (80-character lines, no blank line: one 30 MB paragraph) used to need about
+A 12 MB text file (80-character lines, no blank line: one 12 MB paragraph) used to need about
 150 bytes of memory per byte of text (6.1 GB RSS for 40 MB): everything was tokenized, chunked,
 embedded and written at once. Here one real `hearth ingest` process reads it; its resident
 memory is sampled while it runs (and stopped if it passes the bound, so the old pipeline fails
@@ -26,10 +26,12 @@ from service.answering.retrieval import Retriever
 from tests.integration.conftest import REPO, backend_settings, hearth_env
 
 MIB = 1024 * 1024
-SIZE = 30_000_000
-#: The whole process: Python, torch and the embedder (~550 MiB), Chroma and FAISS with ~40,000
-#: vectors (~120 MiB), and the streamed file's working set. The old pipeline needed ~4.5 GB.
-BOUND = 1536 * MIB
+SIZE = 12_000_000
+#: The whole process: Python, torch and the embedder (~550 MiB), Chroma and FAISS with ~16,000
+#: vectors (~50 MiB), and the streamed file's working set: 772 MiB measured at 10 MB, 1,049 at
+#: 40 MB (bench/large_text.py). The old pipeline passed 1,996 MiB on a 10 MB file within 120 s.
+#: 12 MB rather than 30 keeps the test's time in CI's budget (it took ~7 min at 30 MB).
+BOUND = 1280 * MIB
 
 
 def _rss(pid: int) -> int:
@@ -64,7 +66,7 @@ def _spooled(pid: int, folder: Path) -> int:
     "the bound counts the embedded Chroma's index in the ingesting process; on the scaled "
     "pass it lives in the Chroma server's"
 )
-def test_a_30_mb_text_file_is_ingested_in_bounded_memory(
+def test_a_12_mb_text_file_is_ingested_in_bounded_memory(
     tmp_path: Path, embedder: Embedder
 ) -> None:
     text = tmp_path / "harbour-log.txt"
@@ -104,7 +106,7 @@ def test_a_30_mb_text_file_is_ingested_in_bounded_memory(
     kb = KnowledgeBase(backend_settings(data))
     try:
         stats = kb.stats()
-        assert stats["chunks"] > 30_000
+        assert stats["chunks"] > 12_000
         assert set(stats["stores"].values()) == {stats["chunks"]}  # every store in step
         retriever = Retriever(kb, embedder)
         for where, question in QUESTIONS.items():

@@ -35,3 +35,110 @@ def load_beir(folder: Path) -> BeirSet:
 def rss_mib() -> float:
     """Peak resident set size of this process in MiB."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+#: Run by a small Python of its own: forks the command, reports the child's pid and, when it ends,
+#: its ``ru_maxrss`` (KiB) and wait status on the file named by argv[1], and exits as it did.
+_MEASURE = r"""
+import os, sys
+report, cmd = sys.argv[1], sys.argv[2:]
+pid = os.fork()
+if pid == 0:
+    try:
+        os.execvp(cmd[0], cmd)
+    finally:
+        os._exit(127)
+with open(report, "w") as out:
+    out.write(f"{pid}\n")
+_, status, usage = os.wait4(pid, 0)
+with open(report, "a") as out:
+    out.write(f"{usage.ru_maxrss} {status}\n")
+code = os.waitstatus_to_exitcode(status)
+sys.exit(code if code >= 0 else 128 - code)
+"""
+
+
+@dataclass
+class MeasuredRun:
+    """A finished command: exit status (``-N`` when killed by signal N), its output, its peak
+    resident set size (bytes, the kernel's ``ru_maxrss``), the largest ``VmRSS`` sampled while
+    it ran (bytes), its wall time (s) and whether it was stopped for passing ``bound`` or
+    ``timeout``."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    peak_rss: int
+    sampled_rss: int
+    seconds: float
+    stopped: bool
+
+
+def run_measured(
+    cmd: list[str],
+    *,
+    env: dict[str, str],
+    cwd: Path,
+    timeout: float,
+    bound: int | None = None,
+    poll_s: float = 0.25,
+) -> MeasuredRun:
+    """Run ``cmd`` and measure its peak memory; stop it (SIGKILL to its process group) once its
+    sampled RSS passes ``bound`` bytes or ``timeout`` seconds pass.
+
+    The command is forked by a small Python of its own rather than by this process: the kernel
+    carries a process's peak RSS across ``exec`` (``exec_mmap`` keeps the pre-exec image's
+    high-water mark), so a child forked straight from a large process (a pytest run holding
+    models, ~3.5 GB late in CI) would report that process's size as its own peak.
+    """
+    import signal
+    import subprocess
+    import sys
+    import tempfile
+    import time
+
+    with tempfile.TemporaryDirectory() as scratch:
+        report = Path(scratch) / "report"
+        started = time.perf_counter()
+        proc = subprocess.Popen(
+            [sys.executable, "-c", _MEASURE, str(report), *cmd],
+            env=env,
+            cwd=cwd,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        sampled, stopped, child = 0, False, 0
+        while proc.poll() is None:
+            if not child and report.exists():
+                first = report.read_text().split("\n", 1)[0]
+                child = int(first) if first.strip() else 0
+            if child:
+                sampled = max(sampled, _vm_rss(child))
+            over = bound is not None and sampled > bound
+            if over or time.perf_counter() - started > timeout:
+                stopped = True
+                os.killpg(proc.pid, signal.SIGKILL)
+                break
+            time.sleep(poll_s)
+        out, err = proc.communicate()
+        seconds = time.perf_counter() - started
+        lines = report.read_text().split("\n") if report.exists() else []
+        peak, returncode = sampled, -signal.SIGKILL
+        if len(lines) > 1 and lines[1].strip():
+            maxrss_kib, status = (int(v) for v in lines[1].split())
+            peak = maxrss_kib * 1024
+            returncode = os.waitstatus_to_exitcode(status)
+    return MeasuredRun(returncode, out, err, peak, sampled, seconds, stopped)
+
+
+def _vm_rss(pid: int) -> int:
+    """``VmRSS`` of ``pid`` in bytes (0 once it has gone)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0

@@ -2,9 +2,10 @@
 
 Each size is one real `hearth ingest -q FILE` process (the bundled embedder, SQLite, Chroma and
 FAISS in a scratch data directory); its peak RSS is the kernel's ``ru_maxrss`` of that process
-(``os.wait4``). "after" is this tree; "before" is the pipeline of commit ``BEFORE`` (extracted
-with ``git archive`` and run the same way), stopped after ``--before-seconds`` (it did not
-finish 40 MB in 100 s), so its figure is the peak it reached by then.
+(``bench.common.run_measured``). "after" is this tree; "before" is the pipeline of commit
+``BEFORE`` (extracted with ``git archive`` and run the same way), stopped after
+``--before-seconds`` (it did not finish 40 MB in 100 s), so its figure is the peak it
+reached by then.
 
 The text is lines of 80 characters (``--shape line``: one line without newlines; ``nospace``:
 no spaces at all) cut from a few thousand distinct sentences that repeat, with three marker
@@ -26,12 +27,10 @@ import argparse
 import json
 import os
 import random
-import signal
 import subprocess
 import sys
 import tempfile
 import textwrap
-import time
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +39,7 @@ if str(REPO) not in sys.path:  # run as a script from the repository root
     sys.path.insert(0, str(REPO))
 
 from bench.common import REPO as _REPO  # noqa: E402
+from bench.common import run_measured  # noqa: E402
 
 OUT = _REPO / "bench" / "out"
 #: The last commit before streamed ingest.
@@ -145,36 +145,18 @@ def run_ingest(root: Path, file: Path, data: Path, timeout: float) -> dict[str, 
         "PYTHONPATH": str(root),
     }
     env.pop("HEARTH_CONFIG", None)
-    started = time.perf_counter()
-    proc = subprocess.Popen(
+    run = run_measured(
         [sys.executable, "-m", "service.cli", "ingest", "-q", str(file)],
-        cwd=root,
         env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
+        cwd=root,
+        timeout=timeout,
+        poll_s=0.2,
     )
-    deadline = started + timeout
-    status = None
-    while status is None:
-        pid, raw, usage = os.wait4(proc.pid, os.WNOHANG)
-        if pid:
-            status = raw
-            break
-        if time.perf_counter() > deadline:
-            os.killpg(proc.pid, signal.SIGKILL)
-            pid, raw, usage = os.wait4(proc.pid, 0)
-            status = raw
-            break
-        time.sleep(0.2)
-    seconds = time.perf_counter() - started
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    out = proc.stdout.read().decode() if proc.stdout else ""
-    err = proc.stderr.read().decode() if proc.stderr else ""
-    finished = proc.returncode == 0
+    out, err = run.stdout, run.stderr
+    finished = run.returncode == 0
     return {
-        "peak_rss": usage.ru_maxrss * 1024,
-        "seconds": seconds,
+        "peak_rss": run.peak_rss,
+        "seconds": run.seconds,
         "finished": finished,
         "summary": out.strip().splitlines()[-1] if out.strip() else err.strip()[-300:],
     }

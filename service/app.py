@@ -32,6 +32,7 @@ from service.metrics import Metrics
 from service.openai_compat.audio import OpenAIAudioController
 from service.openai_compat.controller import OpenAIController
 from service.security.guard import RequestGuard
+from service.security.nul import NulGuard
 from service.state import Hearth, start_watcher
 from service.system.controller import SystemController
 from service.system.health_controller import HealthController
@@ -89,7 +90,12 @@ def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litest
             ViewerController,
         ],
         # Outermost: a foreign Host or a cross-site change is refused before any token check.
-        middleware=[DefineMiddleware(RequestGuard, server=settings.server), GateMiddleware],
+        # Then the token gate, then a NUL in the request's text is a 400 (never Postgres' 500).
+        middleware=[
+            DefineMiddleware(RequestGuard, server=settings.server),
+            GateMiddleware,
+            DefineMiddleware(NulGuard, max_body=settings.server.max_upload_bytes),
+        ],
         before_send=[add_security_headers],
         state=State({"metrics": Metrics()}),
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]

@@ -58,6 +58,14 @@ class Refusal:
         return {"error": self.error, "detail": self.message, "field": self.header}
 
 
+async def send_refusal(scope: Scope, send: Send, refusal: Refusal) -> None:
+    """Answer an HTTP request with ``refusal`` (JSON, in the route's error shape)."""
+    body = json.dumps(refusal.body(scope.get("path", ""))).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
+    await send({"type": "http.response.start", "status": refusal.status, "headers": headers})
+    await send({"type": "http.response.body", "body": body, "more_body": False})
+
+
 def _headers(scope: Scope) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for key, value in scope.get("headers", []):
@@ -84,15 +92,7 @@ class RequestGuard:
         elif scope["type"] == ScopeType.WEBSOCKET:  # before accept: the handshake gets a 403
             await send({"type": "websocket.close", "code": 1008, "reason": refusal.error})
         else:
-            body = json.dumps(refusal.body(scope.get("path", ""))).encode()
-            headers = [
-                (b"content-type", b"application/json"),
-                (b"content-length", b"%d" % len(body)),
-            ]
-            await send(
-                {"type": "http.response.start", "status": refusal.status, "headers": headers}
-            )
-            await send({"type": "http.response.body", "body": body, "more_body": False})
+            await send_refusal(scope, send, refusal)
 
     def refusal(self, scope: Scope) -> Refusal | None:
         """None when the request may pass, else why not."""

@@ -254,3 +254,44 @@ def test_bidirectional_controls_leave_uploaded_names(server: Server) -> None:
         assert "gnp.txt" in listed and not any("\u202e" in n for n in listed)
         resp = upload(c, "a\u2067b\u200f\u061c.md", "Isolates and marks.")
         assert Path(resp.json()["document"]["path"]).name == "ab.md"
+
+
+def test_a_nul_in_any_request_text_is_a_400_naming_where_on_every_route(
+    server: Server, routes: tuple[list[tuple[str, str]], list[str]]
+) -> None:
+    """U+0000 in a path, a query parameter or a JSON string: Postgres cannot take it (the fuzzer
+    found ``GET /api/documents?collection=%00`` a 500 on the scaled pass), so every route refuses
+    it by name before it runs; an escaped backslash before ``u0000`` is not a NUL and passes."""
+    changing, reads = routes
+    nul_body = {**BODY, "question": "Who kept\u0000 the log?"}
+    with server.client(timeout=60) as c:
+        before = snapshot(c)
+        for path in reads:
+            resp = c.get(path, params={"collection": "log\x00book"})
+            assert resp.status_code == 400, (path, resp.status_code, resp.text[:200])
+            body = resp.json()
+            named = body["error"]["param"] if path.startswith("/v1/") else body["field"]
+            assert named == "query parameter 'collection'", (path, body)
+            assert "NUL" in resp.text
+        for method, path in changing:
+            resp = c.request(method, path, json=nul_body)
+            assert resp.status_code == 400, (method, path, resp.status_code, resp.text[:200])
+            assert "body field 'question'" in resp.text, (method, path, resp.text[:200])
+        resp = c.post(
+            "/v1/chat/completions",
+            json={"model": "smollm2-135m", "messages": [{"role": "user", "content": "a\x00"}]},
+        )
+        assert resp.status_code == 400
+        assert resp.json()["error"]["param"] == "body field 'messages[0].content'"
+        resp = c.get("/api/templates/q%00a/versions")
+        assert resp.status_code == 400 and resp.json()["field"] == "path", resp.text
+        assert snapshot(c) == before
+        # Not a NUL: the JSON text \\u0000 is a backslash followed by "u0000".
+        resp = c.get("/api/documents", params={"collection": "log%00book"})
+        assert resp.status_code == 200, resp.text
+        ok = c.post(
+            "/api/ask",
+            content=b'{"question": "Is C:\\\\u0000 a path?"}',
+            headers={"Content-Type": "application/json"},
+        )
+        assert ok.status_code == 200, ok.text[:300]

@@ -146,7 +146,11 @@ class Server:
 
 
 def start_server(data_dir: Path, model: str = "smollm2-135m", **env: str) -> Server:
-    """Start `hearth serve` on a free loopback port and wait until it answers health."""
+    """Start `hearth serve` on a free loopback port and wait until it answers health.
+
+    Warmup (two timed generations and the system prompts' prefill, ~9 s a start here) is off
+    unless ``HEARTH_LLM__WARMUP`` is given: only the tests of warmup itself need it."""
+    env.setdefault("HEARTH_LLM__WARMUP", "false")
     port = free_port()
     proc = subprocess.Popen(
         [

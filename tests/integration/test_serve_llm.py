@@ -47,6 +47,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         HEARTH_LLM__QUEUE_SIZE="1",
         HEARTH_LLM__MAX_TOKENS="200",
         HEARTH_RETRIEVAL__TOP_K="1",
+        HEARTH_LLM__WARMUP="true",  # its timings are what /api/system reports
         HEARTH_LLM__WARMUP_PROMPT_TOKENS="64",
         HEARTH_LLM__TEMPERATURE="0.8",
     )

@@ -165,14 +165,14 @@ def run_ingest(root: Path, file: Path, data: Path, timeout: float) -> dict[str, 
 def index_plan(data: Path) -> tuple[int, int]:
     """(chunks in the catalogue, bytes the memory plan holds for the indexes of that many)."""
     from core.settings import load_settings
-    from core.vectorstores.base import resident_estimates
+    from core.vectorstores.base import store_resident_bytes
 
     settings = load_settings(data_dir=data)
     import sqlite3
 
     with sqlite3.connect(data / "catalogue.db") as db:
         chunks = int(db.execute("select count(*) from chunks").fetchone()[0])
-    return chunks, sum(resident_estimates(settings).values())
+    return chunks, sum(store_resident_bytes(settings).values())
 
 
 def answerable(data: Path, nospace: bool = False) -> dict[str, bool]:

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import core  # noqa: F401 - offline before any model library loads
 from bench._metrics import edit_distance, rss_bytes
 from bench.figures import Figure, add_json_option, write_json
-from core.resident import resident_estimates
+from core.resident import model_resident_bytes
 from core.settings import load_settings
 from ingest.loaders import LoaderContext, Loaders
 
@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> list[Figure]:
     )
     print(
         f"RSS growth after loading and one page (Hearth): {rss_hearth / 2**20:.0f} MiB; "
-        f"estimate {resident_estimates(settings)['ocr'] / 2**20:.0f} MiB"
+        f"estimate {model_resident_bytes(settings)['ocr'] / 2**20:.0f} MiB"
     )
     per_page = {name: times[name] / args.repeats for name in runs}
     acc = {name: accuracy(texts[name], ref) for name in runs}
@@ -147,7 +147,7 @@ def run(args: argparse.Namespace) -> list[Figure]:
             "RSS growth (Hearth)",
             rss_hearth / 2**20,
             "MiB",
-            note=f"estimate {resident_estimates(settings)['ocr'] / 2**20:.0f} MiB",
+            note=f"estimate {model_resident_bytes(settings)['ocr'] / 2**20:.0f} MiB",
         ),
     ]
 

@@ -227,7 +227,7 @@ def child(data: Path, extra_file: Path, old: bool) -> dict[str, Any]:
     from core.embedder import create_embedder
     from core.memsize import current_rss, parse_size
     from core.settings import load_settings
-    from core.vectorstores.base import resident_estimates
+    from core.vectorstores.base import store_resident_bytes
 
     settings = load_settings(data_dir=data)
     embedder = create_embedder(settings.embedder)  # loaded before the clock: not the index
@@ -320,10 +320,10 @@ def child(data: Path, extra_file: Path, old: bool) -> dict[str, Any]:
         # (FAISS, the embedded Chroma's HNSW segment); the LLM is not loaded here.
         "plan_mib": (
             parse_size(settings.embedder.resident_memory, "embedder.resident_memory")
-            + sum(resident_estimates(settings).values())
+            + sum(store_resident_bytes(settings).values())
         )
         / 2**20,
-        "index_plan_mib": {k: v / 2**20 for k, v in resident_estimates(settings).items()},
+        "index_plan_mib": {k: v / 2**20 for k, v in store_resident_bytes(settings).items()},
     }
     if old:
         from bench.legacy_bm25 import BM25Index

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import core  # noqa: F401 - offline before any model library loads
 from bench._metrics import edit_distance, normalise, rss_bytes
 from bench.figures import Figure, add_json_option, write_json
-from core.resident import resident_estimates
+from core.resident import model_resident_bytes
 from core.settings import load_settings
 from core.speech import SpeechModel, whisper_path
 
@@ -182,7 +182,7 @@ def run(args: argparse.Namespace) -> list[Figure]:
         f"model load        hearth {hearth_load:.2f} s (with importing faster-whisper)   "
         f"raw {raw_load:.2f} s"
     )
-    estimate = resident_estimates(settings)["whisper"]
+    estimate = model_resident_bytes(settings)["whisper"]
     print(
         f"RSS growth after loading and one transcription (Hearth): "
         f"{rss_hearth / 2**20:.0f} MiB; estimate {estimate / 2**20:.0f} MiB"

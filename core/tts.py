@@ -1,6 +1,7 @@
 """Text to speech: a piper voice (the bundled en_US-joe-medium or any by path), or espeak-ng.
 
-Backends sit behind the :class:`Synthesizer` protocol in :data:`BACKENDS`: ``piper`` runs the
+Backends sit behind the :class:`Synthesizer` protocol in :data:`VOICES` (registered by plugins,
+core/plugins.py; Hearth's own in :func:`register_voices`): ``piper`` runs the
 voice's ONNX model with onnxruntime on the CPU (piper-tts phonemizes with its embedded espeak-ng
 and yields one chunk per sentence); ``espeak-ng`` runs Debian's ``espeak-ng`` program and is the
 fallback when piper-tts (an optional, GPL-3.0-or-later extra) is not installed. The voice lives in
@@ -26,6 +27,7 @@ from core.bundled import PACKAGED_SHA256, packaged_path, verified_packaged_path
 from core.errors import InvalidInputError, ModelError
 from core.holder import ModelHolder
 from core.offline import enforce_offline
+from core.plugins import Register, Registry, hookimpl
 from core.threads import ORT_NO_SPIN, budget
 
 if TYPE_CHECKING:
@@ -151,17 +153,25 @@ class EspeakSynthesizer:
             yield wav.readframes(wav.getnframes())
 
 
-BACKENDS: dict[str, Callable[[TtsSettings], Synthesizer]] = {
-    "piper": PiperSynthesizer,
-    "espeak-ng": EspeakSynthesizer,
-}
+SynthesizerFactory = Callable[["TtsSettings"], Synthesizer]
+#: Voice backends by ``tts.backend`` name, from every plugin's ``register_voices`` hook (this
+#: module is Hearth's own plugin of that kind).
+VOICES: Registry[SynthesizerFactory] = Registry("register_voices", "tts.backend", ("core.tts",))
+
+
+@hookimpl
+def register_voices(register: Register) -> None:
+    """``piper`` (a piper voice on onnxruntime) and ``espeak-ng`` (Debian's program)."""
+    register("piper", PiperSynthesizer)
+    register("espeak-ng", EspeakSynthesizer)
 
 
 def backend_name(settings: TtsSettings) -> str:
-    """The configured backend; ``auto``: piper when piper-tts is installed, else espeak-ng."""
+    """The configured backend; ``auto``: piper when piper-tts is installed, else espeak-ng.
+    ``ModelError`` naming ``tts.backend`` and every known name for one not registered."""
     if settings.backend != "auto":
-        if settings.backend not in BACKENDS:
-            names = ", ".join(BACKENDS)
+        if settings.backend not in VOICES:
+            names = ", ".join(VOICES.names())
             raise ModelError(f"tts.backend {settings.backend!r}: one of auto, {names}")
         return settings.backend
     return "piper" if importlib.util.find_spec("piper") is not None else "espeak-ng"
@@ -194,7 +204,7 @@ class TextToSpeech:
     def _load(self) -> Synthesizer:
         enforce_offline()
         try:
-            return BACKENDS[self.backend](self.settings)
+            return VOICES.get(self.backend)(self.settings)
         except ModelError:
             raise
         except Exception as exc:

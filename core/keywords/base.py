@@ -15,6 +15,7 @@ from sqlalchemy import bindparam
 from sqlalchemy.sql.elements import BindParameter
 
 from core.filters import Filters
+from core.plugins import Registry
 from core.types import Hit
 
 if TYPE_CHECKING:
@@ -30,33 +31,23 @@ class KeywordIndex(Protocol):
 
 
 IndexFactory = Callable[["Database", int], KeywordIndex]
-_REGISTRY: dict[str, IndexFactory] = {}
+#: Keyword index backends by SQLAlchemy dialect name (``sqlite``, ``postgresql``), from every
+#: plugin's ``register_keyword_indexes`` hook; a factory takes (database, max_postings).
+KEYWORD_INDEXES: Registry[IndexFactory] = Registry(
+    "register_keyword_indexes", "catalogue database dialect", ("core.keywords.builtin",)
+)
 
 #: Default of ``retrieval.keyword_postings`` (see :func:`cap_terms`).
 DEFAULT_MAX_POSTINGS = 30_000
 
 
-def register_keyword_index(dialect: str) -> Callable[[IndexFactory], IndexFactory]:
-    """Register the keyword backend of one SQLAlchemy dialect name (``sqlite``, ``postgresql``)."""
-
-    def deco(factory: IndexFactory) -> IndexFactory:
-        _REGISTRY[dialect] = factory
-        return factory
-
-    return deco
-
-
 def open_keyword_index(db: Database, max_postings: int = DEFAULT_MAX_POSTINGS) -> KeywordIndex:
-    """The keyword index of this catalogue's database (ValueError for an unknown dialect).
+    """The keyword index of this catalogue's database (``UnknownBackendError`` naming the
+    dialect and the known ones when no plugin registered one for it).
 
     ``max_postings``: most (term, chunk) pairs one query scores, 0 for no cap
     (:func:`cap_terms`)."""
-    from core.keywords import postgres_fts, sqlite_fts  # noqa: F401 - registers the backends
-
-    dialect = db.engine.dialect.name
-    if dialect not in _REGISTRY:
-        raise ValueError(f"no keyword index for the {dialect!r} database")
-    return _REGISTRY[dialect](db, max_postings)
+    return KEYWORD_INDEXES.get(db.engine.dialect.name)(db, max_postings)
 
 
 def cap_terms(

@@ -4,7 +4,7 @@ index on the text (alembic 0005). Replicas share it: no private copy of any text
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy import text
 
@@ -16,7 +16,6 @@ from core.keywords.base import (
     filter_sql,
     merge,
     query_terms,
-    register_keyword_index,
     substring_score_sql,
 )
 from core.types import Hit
@@ -81,8 +80,3 @@ class PostgresKeywordIndex:
         if cjk:
             rankings.append(self._substrings(cjk, k, filters))
         return merge(*rankings)[:k]
-
-
-@register_keyword_index("postgresql")
-def _open(db: Database, max_postings: int) -> Any:
-    return PostgresKeywordIndex(db, max_postings)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import time
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy import text
 
@@ -23,7 +23,6 @@ from core.keywords.base import (
     filter_sql,
     merge,
     query_terms,
-    register_keyword_index,
     substring_score_sql,
 )
 from core.types import Hit
@@ -154,8 +153,3 @@ class SqliteKeywordIndex:
         if terms.short_cjk:
             rankings.append(self._substrings(terms.short_cjk, k, filters))
         return merge(*rankings)[:k]
-
-
-@register_keyword_index("sqlite")
-def _open(db: Database, max_postings: int) -> Any:
-    return SqliteKeywordIndex(db, max_postings)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from core.filters import Filters
+from core.plugins import Registry
 from core.types import Hit
 
 if TYPE_CHECKING:
@@ -52,48 +54,38 @@ class VectorStore(Protocol):
 
 StoreFactory = Callable[["HearthSettings", int], VectorStore]
 ResidentEstimate = Callable[["HearthSettings"], int]
-_REGISTRY: dict[str, StoreFactory] = {}
-_RESIDENT: dict[str, ResidentEstimate] = {}
 
 
-def register_store(name: str) -> Callable[[StoreFactory], StoreFactory]:
-    """Register a vector store factory under a settings name."""
+@dataclass(frozen=True)
+class StoreBackend:
+    """A vector store backend as a plugin registers it (core/plugins.py, hook
+    ``register_vector_stores``): how to open it (settings, dimension) and, for one that lives
+    in this process, how many bytes it keeps in RAM once loaded (for the memory plan)."""
 
-    def deco(factory: StoreFactory) -> StoreFactory:
-        _REGISTRY[name] = factory
-        return factory
-
-    return deco
-
-
-def register_resident_estimate(name: str) -> Callable[[ResidentEstimate], ResidentEstimate]:
-    """Register how many bytes the store ``name`` keeps in this process's RAM once loaded."""
-
-    def deco(estimate: ResidentEstimate) -> ResidentEstimate:
-        _RESIDENT[name] = estimate
-        return estimate
-
-    return deco
+    open: StoreFactory
+    resident: ResidentEstimate | None = None
 
 
-def resident_estimates(settings: HearthSettings) -> dict[str, int]:
+#: Vector store backends by name, from every plugin's ``register_vector_stores`` hook.
+STORES: Registry[StoreBackend] = Registry(
+    "register_vector_stores", "vector store", ("core.vectorstores.builtin",)
+)
+
+
+def store_resident_bytes(settings: HearthSettings) -> dict[str, int]:
     """Bytes each configured store keeps in this process's RAM once loaded, by role (only the
     nonzero ones: a Chroma server's index lives in its own process). For the memory plan."""
-    from core.vectorstores import chroma, faiss_store  # noqa: F401 - registers the backends
-
-    sizes = {
-        role: _RESIDENT[name](settings)
-        for role, name in configured_stores(settings).items()
-        if name in _RESIDENT
-    }
-    return {role: size for role, size in sizes.items() if size}
+    sizes: dict[str, int] = {}
+    for role, name in configured_stores(settings).items():
+        estimate = STORES.get(name).resident
+        if estimate is not None and (size := estimate(settings)):
+            sizes[role] = size
+    return sizes
 
 
 def open_store(name: str, settings: HearthSettings, dimension: int) -> VectorStore:
-    """Open the store registered as ``name``."""
-    from core.vectorstores import chroma, faiss_store  # noqa: F401 - registers the backends
-
-    return _REGISTRY[name](settings, dimension)
+    """Open the store registered as ``name`` (``UnknownBackendError`` naming the known ones)."""
+    return STORES.get(name).open(settings, dimension)
 
 
 def configured_stores(settings: HearthSettings) -> dict[str, str]:

@@ -13,7 +13,7 @@ import numpy as np
 
 from core.filters import Filters
 from core.types import Hit
-from core.vectorstores.base import normalise, register_resident_estimate, register_store
+from core.vectorstores.base import normalise
 
 if TYPE_CHECKING:
     from core.settings import HearthSettings
@@ -148,13 +148,12 @@ def client_settings() -> Any:
     return Settings(anonymized_telemetry=False, allow_reset=False)
 
 
-@register_store("chroma")
-def _open(settings: HearthSettings, dimension: int) -> ChromaStore:
+def open_embedded(settings: HearthSettings, dimension: int) -> ChromaStore:
+    """The embedded Chroma directory of ``settings`` (made if missing)."""
     settings.chroma_dir.mkdir(parents=True, exist_ok=True)
     return ChromaStore.embedded(str(settings.chroma_dir), settings.chroma.collection)
 
 
-@register_resident_estimate("chroma")
 def resident_estimate(settings: HearthSettings) -> int:
     """Bytes an embedded Chroma keeps in RAM once its collection is loaded: every HNSW segment's
     vectors and links (the files it reads whole), its id maps (``ID_MAP_RATIO`` times their
@@ -176,8 +175,8 @@ def resident_estimate(settings: HearthSettings) -> int:
     return total + CLIENT_BYTES if total else 0
 
 
-@register_store("chroma-server")
-def _open_server(settings: HearthSettings, dimension: int) -> ChromaStore:
+def open_server(settings: HearthSettings, dimension: int) -> ChromaStore:
+    """A client of the Chroma server at ``chroma.url`` (ValueError when it is not set)."""
     url = settings.chroma.url
     if not url:
         raise ValueError("chroma.mode is server but chroma.url is not set")

@@ -12,7 +12,7 @@ import numpy as np
 from core.filters import Filters
 from core.types import Hit
 from core.vectorstores import ivf
-from core.vectorstores.base import normalise, register_resident_estimate, register_store
+from core.vectorstores.base import normalise
 from core.vectorstores.metadata import FilterMetadata
 
 if TYPE_CHECKING:
@@ -215,7 +215,6 @@ class FaissStore:
 META_BYTES_PER_ID = 400
 
 
-@register_resident_estimate("faiss")
 def resident_estimate(settings: HearthSettings) -> int:
     """Bytes the FAISS index of ``settings`` keeps in RAM once loaded: its file plus the filter
     metadata per id; 0 without one.
@@ -237,8 +236,8 @@ def resident_estimate(settings: HearthSettings) -> int:
     return size + META_BYTES_PER_ID * count
 
 
-@register_store("faiss")
-def _open(settings: HearthSettings, dimension: int) -> FaissStore:
+def open_faiss(settings: HearthSettings, dimension: int) -> FaissStore:
+    """The FAISS index file of ``settings`` (empty when there is none yet)."""
     return FaissStore(
         settings.faiss_path,
         dimension,

@@ -16,7 +16,7 @@ from pathlib import Path
 from core.errors import LoaderError
 from core.speech import Segment
 from core.types import Section
-from ingest.loaders.base import ContextLoader, LoaderContext, register
+from ingest.loaders.base import ContextLoader, LoaderContext, handles
 
 #: A pause longer than this (seconds) between segments starts a new section.
 MAX_PAUSE = 3.0
@@ -65,7 +65,7 @@ def words_per_section(context: LoaderContext) -> int:
     return max(16, context.settings.chunking.chunk_tokens // 2)
 
 
-@register("audio", (".wav", ".flac", ".mp3", ".m4a", ".ogg", ".opus", ".webm"))
+@handles("audio", (".wav", ".flac", ".mp3", ".m4a", ".ogg", ".opus", ".webm"))
 class AudioLoader(ContextLoader):
     """Recordings transcribed by the configured Whisper model."""
 

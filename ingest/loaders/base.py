@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import importlib
 import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from core.errors import HearthError, UnsupportedTypeError
 from core.ocr import OcrModel
+from core.plugins import Registry
 from core.settings import HearthSettings, load_settings
 from core.speech import SpeechModel
 from core.types import Section
@@ -18,28 +18,10 @@ from ingest.loaders.detect import BINARY_EXTENSIONS, sniff
 from ingest.loaders.encryption import default_password_kind, needs_password
 
 log = logging.getLogger(__name__)
+_C = TypeVar("_C", bound=type)
 
-# Modules that register loaders; imported lazily on first use so heavy libraries stay unloaded.
-LOADER_MODULES = (
-    "ingest.loaders.text",
-    "ingest.loaders.markdown",
-    "ingest.loaders.html",
-    "ingest.loaders.pdf",
-    "ingest.loaders.docx",
-    "ingest.loaders.audio",
-    "ingest.loaders.image",
-    "ingest.loaders.pptx",
-    "ingest.loaders.xlsx",
-    "ingest.loaders.csv",
-    "ingest.loaders.epub",
-    "ingest.loaders.eml",
-    "ingest.loaders.mbox",
-    "ingest.loaders.odt",
-    "ingest.loaders.rtf",
-    "ingest.loaders.json",
-    "ingest.loaders.yaml",
-    "ingest.loaders.code",
-)
+#: The plugin of Hearth's own loaders (core/plugins.py): registered the way a third party's is.
+BUILTIN_PLUGINS = ("ingest.loaders.builtin",)
 
 
 class Loader(Protocol):
@@ -150,67 +132,82 @@ def failure_reason(name: str, exc: BaseException) -> str:
     return f"{name}: {exc}"
 
 
-_REGISTRY: dict[str, Loader] = {}
-_EXTENSIONS: dict[str, str] = {}
-_NAMES: dict[str, str] = {}
-_CLASSES: dict[str, type] = {}
-_loaded = False
+#: Loader classes by file type, from every plugin's ``register_loaders`` hook: a class names
+#: its ``extensions`` (with the dot) and may name ``file_names`` (exact names, ``Makefile``).
+LOADERS: Registry[type] = Registry("register_loaders", "file type", BUILTIN_PLUGINS)
 #: File types whose password-protected files are encrypted OLE packages.
 _OOXML_TYPES = frozenset({"docx", "xlsx", "pptx"})
 
 
-def register(
+def handles(
     file_type: str, extensions: tuple[str, ...], names: tuple[str, ...] = ()
-) -> Callable[[type], type]:
-    """Class decorator: register a loader class for a file type, its extensions and any exact
-    file names without a telling extension (``Makefile``).
+) -> Callable[[_C], _C]:
+    """Class decorator: a loader class reads ``file_type``, files with these extensions and
+    files of these exact names without a telling extension (``Makefile``). It declares; a
+    plugin's ``register_loaders`` hook registers the class.
 
     A class with ``uses_context = True`` is built with a :class:`LoaderContext` by
     :class:`Loaders`; the shared instance :func:`loader_for` returns then builds its own context
     from the environment on first use.
     """
 
-    def deco(cls: type) -> type:
-        _CLASSES[file_type] = cls
-        _REGISTRY[file_type] = cls()
-        for ext in extensions:
-            _EXTENSIONS.setdefault(ext.lower(), file_type)
-        for name in names:
-            _NAMES.setdefault(name.lower(), file_type)
+    def deco(cls: _C) -> _C:
+        setattr(cls, "file_type", file_type)  # noqa: B010 - a class of any shape
+        setattr(cls, "extensions", extensions)  # noqa: B010
+        setattr(cls, "file_names", names)  # noqa: B010
         return cls
 
     return deco
 
 
-def _ensure_loaded() -> None:
-    global _loaded
-    if not _loaded:
-        for module in LOADER_MODULES:
-            importlib.import_module(module)
-        _loaded = True
+@dataclass
+class _Tables:
+    """The registered loaders' shared instances and their extension and name maps."""
+
+    loaders: dict[str, Loader]
+    extensions: dict[str, str]
+    names: dict[str, str]
+
+
+_tables: _Tables | None = None
+_tables_of: dict[str, type] | None = None
+
+
+def _loaded() -> _Tables:
+    global _tables, _tables_of
+    classes = dict(LOADERS.items())
+    if _tables is None or _tables_of != classes:
+        tables = _Tables({}, {}, {})
+        for file_type, cls in classes.items():
+            tables.loaders[file_type] = cls()
+            for ext in getattr(cls, "extensions", ()):
+                tables.extensions.setdefault(ext.lower(), file_type)
+            for name in getattr(cls, "file_names", ()):
+                tables.names.setdefault(name.lower(), file_type)
+        _tables, _tables_of = tables, classes
+    return _tables
 
 
 def supported_types() -> dict[str, list[str]]:
     """File type -> extensions (and exact names), for help texts and ``hearth formats``."""
-    _ensure_loaded()
+    tables = _loaded()
     out: dict[str, list[str]] = {}
-    for ext, ftype in sorted(_EXTENSIONS.items()):
+    for ext, ftype in sorted(tables.extensions.items()):
         out.setdefault(ftype, []).append(ext)
-    for name, ftype in sorted(_NAMES.items()):
+    for name, ftype in sorted(tables.names.items()):
         out.setdefault(ftype, []).append(name)
     return out
 
 
 def registered_loaders() -> dict[str, Loader]:
     """File type -> its loader, in registration order."""
-    _ensure_loaded()
-    return dict(_REGISTRY)
+    return dict(_loaded().loaders)
 
 
 def file_type_of(path: Path) -> str | None:
     """The file type a path's extension (or exact name) maps to, or None."""
-    _ensure_loaded()
-    return _EXTENSIONS.get(path.suffix.lower()) or _NAMES.get(path.name.lower())
+    tables = _loaded()
+    return tables.extensions.get(path.suffix.lower()) or tables.names.get(path.name.lower())
 
 
 def _unsupported(path: Path, what: str) -> UnsupportedTypeError:
@@ -225,6 +222,7 @@ def detect_type(path: Path) -> str:
     loader reads raises ``UnsupportedTypeError`` saying what the content is.
     """
     claimed = file_type_of(path)
+    extensions, loaders = _loaded().extensions, _loaded().loaders
     try:
         found = sniff(path)
     except OSError as exc:
@@ -236,9 +234,9 @@ def detect_type(path: Path) -> str:
         inner = default_password_kind(path)
         if inner is None:
             raise needs_password(path, "an encrypted Office document")
-        return _EXTENSIONS[inner]
+        return extensions[inner]
     if found.binary or found.strong:
-        actual = _EXTENSIONS.get(found.extension or "")
+        actual = extensions.get(found.extension or "")
         if actual is None:
             lie = "" if claimed is None else f", not the {suffix} file its name says"
             raise _unsupported(path, f"the content is {found.description}{lie}")
@@ -247,11 +245,11 @@ def detect_type(path: Path) -> str:
                 "%s: named %s but is %s; read as %s", path.name, suffix, found.description, actual
             )
         return actual
-    binary_claim = {_EXTENSIONS.get(ext) for ext in BINARY_EXTENSIONS} - {None}
+    binary_claim = {extensions.get(ext) for ext in BINARY_EXTENSIONS} - {None}
     if claimed is not None and claimed not in binary_claim:
         return claimed
-    actual = _EXTENSIONS.get(found.extension or "") or ("text" if claimed else None)
-    if actual is None or actual not in _REGISTRY:
+    actual = extensions.get(found.extension or "") or ("text" if claimed else None)
+    if actual is None or actual not in loaders:
         raise _unsupported(path, f"unsupported file type {suffix} ({found.description})")
     log.debug("%s: named %s but is %s; read as %s", path.name, suffix, found.description, actual)
     return actual
@@ -259,8 +257,7 @@ def detect_type(path: Path) -> str:
 
 def loader_for(path: Path) -> Loader:
     """The loader for this file (by content and name); ``UnsupportedTypeError`` otherwise."""
-    _ensure_loaded()
-    return _REGISTRY[detect_type(path)]
+    return _loaded().loaders[detect_type(path)]
 
 
 def load_file(loader: Loader, path: Path) -> LoadedFile:
@@ -297,7 +294,7 @@ class Loaders:
     def for_path(self, path: Path) -> Loader:
         """The loader for this file (by content and name); ``UnsupportedTypeError`` otherwise."""
         shared = loader_for(path)
-        cls = _CLASSES[shared.file_type]
+        cls = LOADERS.get(shared.file_type)
         if not getattr(cls, "uses_context", False):
             return shared
         if shared.file_type not in self._bound:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from core.types import Section
-from ingest.loaders.base import register
+from ingest.loaders.base import handles
 from ingest.loaders.text import decode_text
 
 SOFT_CHARS = 600
@@ -60,7 +60,7 @@ def line_blocks(lines: list[str]) -> list[tuple[int, int, list[str]]]:
     return [(a, b, block) for a, b, block in blocks if any(s.strip() for s in block)]
 
 
-@register("code", _SOURCE, _NAMES)
+@handles("code", _SOURCE, _NAMES)
 class CodeLoader:
     """Source code, configuration and markup read as text, with line ranges as provenance."""
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from core.errors import LoaderError
 from core.types import Section
-from ingest.loaders.base import register
+from ingest.loaders.base import handles
 from ingest.loaders.tables import cell_text, table_sections
 from ingest.loaders.text import decode_text
 
@@ -23,7 +23,7 @@ def _dialect(path: Path, sample: str) -> type[csv.Dialect] | csv.Dialect:
         return csv.excel
 
 
-@register("csv", (".csv", ".tsv"))
+@handles("csv", (".csv", ".tsv"))
 class CsvLoader:
     """Comma-, semicolon-, tab- or bar-separated tables; the file name stands as the sheet."""
 

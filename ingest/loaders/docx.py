@@ -7,7 +7,7 @@ from typing import Any
 
 from core.errors import LoaderError
 from core.types import Section
-from ingest.loaders.base import register
+from ingest.loaders.base import handles
 from ingest.loaders.encryption import office_package
 from ingest.loaders.hidden import record_hidden, visible_paragraph_text
 from ingest.loaders.sections import SectionBuilder
@@ -26,7 +26,7 @@ def _heading_level(paragraph: Any) -> int | None:
     return None
 
 
-@register("docx", (".docx",))
+@handles("docx", (".docx",))
 class DocxLoader:
     """Word documents with the heading path of each section."""
 

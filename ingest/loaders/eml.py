@@ -6,11 +6,11 @@ from pathlib import Path
 
 from core.errors import LoaderError
 from core.types import Section
-from ingest.loaders.base import LoadedFile, register
+from ingest.loaders.base import LoadedFile, handles
 from ingest.loaders.mail import message_attachments, message_section, parse_message
 
 
-@register("eml", (".eml",))
+@handles("eml", (".eml",))
 class EmlLoader:
     """One message; each attachment is handed to the pipeline as its own, linked document."""
 

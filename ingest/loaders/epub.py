@@ -9,7 +9,7 @@ from typing import Any
 from core.errors import LoaderError
 from core.types import Section
 from ingest.loaders.archive import check_zip
-from ingest.loaders.base import register
+from ingest.loaders.base import handles
 from ingest.loaders.encryption import check_epub
 from ingest.loaders.html import html_sections
 
@@ -29,7 +29,7 @@ def _toc_titles(entries: Any, out: dict[str, str]) -> dict[str, str]:
     return out
 
 
-@register("epub", (".epub",))
+@handles("epub", (".epub",))
 class EpubLoader:
     """Chapters of an e-book, titled from its table of contents (or the chapter's heading)."""
 

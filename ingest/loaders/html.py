@@ -8,7 +8,7 @@ from typing import Any
 
 from core.errors import LoaderError
 from core.types import Section
-from ingest.loaders.base import register
+from ingest.loaders.base import handles
 from ingest.loaders.hidden import drop_hidden_html, record_hidden
 from ingest.loaders.refmarks import drop_html_markers
 from ingest.loaders.sections import SectionBuilder
@@ -107,7 +107,7 @@ def _table_rows(table: Any) -> list[list[str]]:
     return ([[title]] if title else []) + rows
 
 
-@register("html", (".html", ".htm", ".xhtml"))
+@handles("html", (".html", ".htm", ".xhtml"))
 class HtmlLoader:
     """HTML pages."""
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from core.errors import LoaderError
 from core.types import Section
-from ingest.loaders.base import ContextLoader, LoaderContext, register
+from ingest.loaders.base import ContextLoader, LoaderContext, handles
 from ingest.loaders.ocr_sections import line_sections
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ def open_pages(path: Path, max_pixels: int) -> list[Image]:
         raise LoaderError(f"{path.name}: not a readable image ({exc})") from exc
 
 
-@register("image", (".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".bmp"))
+@handles("image", (".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp", ".bmp"))
 class ImageLoader(ContextLoader):
     """Images read by OCR."""
 

@@ -7,12 +7,12 @@ from pathlib import Path
 
 from core.errors import LoaderError
 from core.types import Section
-from ingest.loaders.base import register
+from ingest.loaders.base import handles
 from ingest.loaders.structured import tree_sections
 from ingest.loaders.text import decode_text
 
 
-@register("json", (".json", ".jsonl", ".ndjson", ".geojson"))
+@handles("json", (".json", ".jsonl", ".ndjson", ".geojson"))
 class JsonLoader:
     """JSON documents; in JSON Lines each line is one record keyed ``line N``."""
 

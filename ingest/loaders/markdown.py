@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from core.types import Section
-from ingest.loaders.base import register
+from ingest.loaders.base import handles
 from ingest.loaders.refmarks import drop_markdown_markers
 from ingest.loaders.sections import SectionBuilder
 from ingest.loaders.text import decode_text
@@ -30,7 +30,7 @@ def sections_by_heading(lines: list[str]) -> list[Section]:
     return builder.finish()
 
 
-@register("markdown", (".md", ".markdown", ".mdown"))
+@handles("markdown", (".md", ".markdown", ".mdown"))
 class MarkdownLoader:
     """Markdown files split at headings."""
 

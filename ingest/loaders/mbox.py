@@ -6,11 +6,11 @@ from pathlib import Path
 
 from core.errors import LoaderError
 from core.types import Section
-from ingest.loaders.base import LoadedFile, register
+from ingest.loaders.base import LoadedFile, handles
 from ingest.loaders.mail import message_attachments, message_section, parse_message
 
 
-@register("mbox", (".mbox", ".mbx"))
+@handles("mbox", (".mbox", ".mbx"))
 class MboxLoader:
     """A Unix mailbox; provenance numbers each message from 1 in file order."""
 

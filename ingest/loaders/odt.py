@@ -11,7 +11,7 @@ from typing import Any
 from core.errors import LoaderError
 from core.types import Section
 from ingest.loaders.archive import check_zip
-from ingest.loaders.base import register
+from ingest.loaders.base import handles
 from ingest.loaders.encryption import check_odf
 from ingest.loaders.sections import SectionBuilder
 
@@ -27,7 +27,7 @@ def _blocks(node: Any) -> Iterator[Any]:
             yield from _blocks(child)
 
 
-@register("odt", (".odt",))
+@handles("odt", (".odt",))
 class OdtLoader:
     """OpenDocument text files with the heading path of each section."""
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from core.errors import LoaderError
 from core.types import Section
-from ingest.loaders.base import ContextLoader, register
+from ingest.loaders.base import ContextLoader, handles
 from ingest.loaders.encryption import needs_password
 from ingest.loaders.hidden import record_hidden
 from ingest.loaders.ocr_sections import line_sections
@@ -65,7 +65,7 @@ def _layout_text(page: object, text: str) -> str:
     return layout_with_tables(layout or "") or text
 
 
-@register("pdf", (".pdf",))
+@handles("pdf", (".pdf",))
 class PdfLoader(ContextLoader):
     """PDF pages with their page numbers (1-based); scanned pages through OCR."""
 

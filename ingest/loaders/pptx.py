@@ -8,7 +8,7 @@ from typing import Any
 
 from core.errors import LoaderError
 from core.types import Section
-from ingest.loaders.base import register
+from ingest.loaders.base import handles
 from ingest.loaders.encryption import office_package
 
 
@@ -30,7 +30,7 @@ def _shape_lines(shape: Any) -> Iterator[str]:
                 yield " | ".join(cells)
 
 
-@register("pptx", (".pptx",))
+@handles("pptx", (".pptx",))
 class PptxLoader:
     """Slides with their slide number; speaker notes follow the slide's own text."""
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 from core.errors import LoaderError
 from core.types import Section
-from ingest.loaders.base import register
+from ingest.loaders.base import handles
 
 
-@register("rtf", (".rtf",))
+@handles("rtf", (".rtf",))
 class RtfLoader:
     """RTF files; one section (RTF has no heading structure striprtf exposes)."""
 

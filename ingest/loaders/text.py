@@ -13,7 +13,7 @@ from pathlib import Path
 
 from core.errors import LoaderError
 from core.types import Section
-from ingest.loaders.base import register
+from ingest.loaders.base import handles
 from ingest.loaders.detect import utf16_without_bom
 
 _WESTERN = ("cp1252", "latin_1", "iso8859_15")
@@ -174,7 +174,7 @@ def split_paragraphs(text: str) -> list[str]:
     return paras
 
 
-@register("text", (".txt", ".text", ".log"))
+@handles("text", (".txt", ".text", ".log"))
 class TextLoader:
     """Plain text files; one section for the whole file."""
 

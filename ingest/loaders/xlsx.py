@@ -8,12 +8,12 @@ from typing import Any
 
 from core.errors import LoaderError
 from core.types import Section
-from ingest.loaders.base import register
+from ingest.loaders.base import handles
 from ingest.loaders.encryption import office_package
 from ingest.loaders.tables import cell_text, table_sections
 
 
-@register("xlsx", (".xlsx", ".xlsm"))
+@handles("xlsx", (".xlsx", ".xlsm"))
 class XlsxLoader:
     """Worksheets read as stored values (formulas give their last computed result)."""
 

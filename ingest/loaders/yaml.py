@@ -7,12 +7,12 @@ from typing import Any
 
 from core.errors import LoaderError
 from core.types import Section
-from ingest.loaders.base import register
+from ingest.loaders.base import handles
 from ingest.loaders.structured import tree_sections
 from ingest.loaders.text import decode_text
 
 
-@register("yaml", (".yaml", ".yml"))
+@handles("yaml", (".yaml", ".yml"))
 class YamlLoader:
     """YAML files, every document of a multi-document stream; never constructs Python objects."""
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from core.errors import ConfigError, InvalidInputError, NotFoundError
 from core.settings import TASKS, HearthSettings, KVType
+from service.llm.runtimes import RUNTIMES
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,7 @@ def model_configs(settings: HearthSettings) -> list[ModelConfig]:
     """``llm.models`` with defaults filled, or the single ``llm.model`` when that list is empty."""
     llm = settings.llm
     if not llm.models:
+        RUNTIMES.get(llm.backend)  # an unknown backend is refused by name, with the known ones
         return [
             ModelConfig(llm.model, llm.model, llm.n_ctx, llm.kv_type, llm.backend, llm.remote_url)
         ]
@@ -44,6 +46,7 @@ def model_configs(settings: HearthSettings) -> list[ModelConfig]:
             f"llm.models: model names must be unique, got {names}", field="llm.models"
         )
     for c in configs:
+        RUNTIMES.get(c.backend)
         if c.backend == "openai" and not c.url:
             raise ConfigError(
                 f"llm.models[{c.name}]: the openai backend needs url (or llm.remote_url)",

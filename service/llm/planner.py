@@ -18,7 +18,7 @@ Per local model (nothing is loaded; ``core.gguf`` reads the header):
   other repack rules, not modelled here.
 
 Other resident parts (the embedder, and whatever else is configured in ``memory_extra`` such as
-Whisper or OCR) are added as given; ``build_plan`` takes them as a dict so new parts plug in.
+Whisper or OCR) come from ``core.resident.resident_parts``, the one place for them.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from typing import Any
 
 from core.bundled import resolve_llm
 from core.gguf import GGUFInfo, read_gguf
-from core.memsize import MIB, available_memory, human, parse_budget, parse_size
-from core.resident import resident_estimates
+from core.memsize import MIB, available_memory, human, parse_budget
+from core.resident import resident_parts
 from core.settings import HearthSettings
 from service.llm.config import ModelConfig, model_configs
 
@@ -257,11 +257,6 @@ class MemoryPlan:
         return "\n".join(lines)
 
 
-#: The cl100k_base vocabulary /v1/embeddings reads token-id inputs with
-#: (service/openai_compat/token_ids.py): 46 MiB RSS growth measured when it loads.
-TOKEN_IDS_RESIDENT = 48 * MIB
-
-
 def plan_from_settings(settings: HearthSettings, available: int | None = None) -> MemoryPlan:
     """The plan of the configured models, embedder and extra parts; reads headers only."""
     avail = available if available is not None else available_memory()
@@ -279,17 +274,7 @@ def plan_from_settings(settings: HearthSettings, available: int | None = None) -
                     config.name, config.url or "", config.backend, config.n_ctx, config.kv_type
                 )
             )
-    extras = {"embedder": parse_size(settings.embedder.resident_memory, "embedder.resident_memory")}
-    extras["embeddings token ids"] = TOKEN_IDS_RESIDENT  # loaded at the first such request
-    extras.update(resident_estimates(settings))  # Whisper and OCR (loaded lazily, room held)
-    from core.vectorstores.base import resident_estimates as store_estimates
-
-    # The vector indexes this process loads (FAISS; an embedded Chroma's HNSW segment); the
-    # keyword index stays in the database, read through its page cache.
-    for role, index_bytes in store_estimates(settings).items():
-        extras[f"{role} index"] = index_bytes
-    for name, size in settings.memory_extra.items():
-        extras[name] = parse_size(size, f"memory_extra.{name}")
+    extras = resident_parts(settings)  # embedder, Whisper, OCR, voice, indexes, extras
     budget = parse_budget(settings.memory_budget, avail)
     return MemoryPlan(budget, settings.memory_budget, avail, models, extras)
 

@@ -11,13 +11,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.bundled import resolve_llm
 from core.memsize import current_anon, current_rss, human
 from core.settings import HearthSettings
 from service.llm.base import ChatMessage, LLMRuntime, PromptStats, SamplingParams
 from service.llm.config import ModelConfig, Router, model_configs
 from service.llm.planner import MemoryPlan, ModelPlan
 from service.llm.queue import FairQueue, RequestStats, Ticket
+from service.llm.runtimes import RUNTIMES
 
 log = logging.getLogger(__name__)
 
@@ -100,19 +100,10 @@ def mlock_status(requested: bool, locked_bytes: int) -> dict[str, Any]:
 
 
 def create_slot_runtime(settings: HearthSettings, config: ModelConfig) -> LLMRuntime:
-    """The runtime of one configured model: llama.cpp in process, or an OpenAI-compatible server."""
-    if config.backend == "openai":
-        from service.llm.runtimes.remote_openai import OpenAIRuntime
-
-        return OpenAIRuntime(
-            config.name, config.model, config.url or "", config.n_ctx, settings.llm.remote_timeout_s
-        )
-    from service.llm.runtimes.llama_cpp import LlamaCppRuntime
-
-    path = resolve_llm(config.model, settings.models_dir)
-    return LlamaCppRuntime(
-        config.name, path, settings.llm, n_ctx=config.n_ctx, kv_type=config.kv_type
-    )
+    """The runtime of one configured model, by its backend's registered name (``local``:
+    llama.cpp in process, ``openai``: an OpenAI-compatible server, or a plugin's;
+    ``UnknownBackendError`` naming the known ones otherwise)."""
+    return RUNTIMES.get(config.backend)(settings, config)
 
 
 def timed_generation(runtime: LLMRuntime, prompt: str, max_tokens: int = 8) -> dict[str, float]:

@@ -12,7 +12,7 @@ import numpy as np
 
 from core.knowledge import KnowledgeBase
 from core.settings import load_settings
-from core.vectorstores.base import resident_estimates
+from core.vectorstores.base import store_resident_bytes
 from core.vectorstores.chroma import CLIENT_BYTES
 from core.vectorstores.chroma import resident_estimate as chroma_estimate
 from service.llm.planner import plan_from_settings
@@ -49,7 +49,7 @@ def test_both_indexes_are_in_the_plan_and_cover_what_loading_them_takes(tmp_path
     kb.persist()
     kb.close()
 
-    sizes = resident_estimates(settings)
+    sizes = store_resident_bytes(settings)
     assert set(sizes) == {"faiss", "chroma"}
     assert sizes["faiss"] >= N * DIM * 4 and sizes["chroma"] >= N * DIM * 4
     extras = plan_from_settings(settings).extras
@@ -73,4 +73,4 @@ def test_a_chroma_server_holds_its_index_in_its_own_process(tmp_path: Path) -> N
     assert chroma_estimate(settings) == 4096 + CLIENT_BYTES
     settings.chroma.mode = "server"
     settings.chroma.url = "http://127.0.0.1:9"
-    assert "chroma" not in resident_estimates(settings)
+    assert "chroma" not in store_resident_bytes(settings)

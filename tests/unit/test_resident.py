@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from core.bundled import packaged_path
-from core.resident import resident_estimates
+from core.resident import model_resident_bytes
 from core.settings import HearthSettings
 from core.speech import WORKING_BYTES
 
 
 def test_estimates_cover_the_bundled_models(settings: HearthSettings) -> None:
-    est = resident_estimates(settings)
+    est = model_resident_bytes(settings)
     weights = (packaged_path("whisper-tiny.en") / "model.bin").stat().st_size
     assert est["whisper"] == weights + WORKING_BYTES
     assert est["ocr"] >= 256 * 2**20
@@ -19,4 +19,4 @@ def test_estimates_cover_the_bundled_models(settings: HearthSettings) -> None:
 
 def test_a_missing_whisper_folder_counts_nothing(settings: HearthSettings, tmp_path: Path) -> None:
     settings.speech.model = str(tmp_path / "nowhere")
-    assert resident_estimates(settings)["whisper"] == 0
+    assert model_resident_bytes(settings)["whisper"] == 0

@@ -7,6 +7,7 @@ one line per row."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -57,6 +58,62 @@ def table_lines(rows: list[list[str]]) -> list[str]:
     return out
 
 
+_NUMBER = re.compile(r"[-+(]?[$€£¥₹]?\d[\d,.' ]*%?\)?")
+_YEAR = re.compile(r"(19|20)\d\d")
+#: Rows held back while a sheet's header block is not yet settled (title and header rows).
+MAX_PENDING = 6
+#: Header rows read together above a table (a caption row such as "In millions of CHF ...
+#: January–June 2023" above the column names).
+MAX_HEADER_ROWS = 3
+
+
+def _numeric(cell: str) -> bool:
+    return bool(cell) and _NUMBER.fullmatch(cell.replace("\u2212", "-")) is not None
+
+
+def data_like(cells: list[str]) -> bool:
+    """A row holding values: some cell is a number, unless every number is a year under an
+    empty first cell (a header row " | 2023 | 2022")."""
+    numbers = [c for c in cells if _numeric(c)]
+    if not numbers:
+        return False
+    return not (not cells[0] and all(_YEAR.fullmatch(c) for c in numbers))
+
+
+def _filled(cells: list[str]) -> int:
+    return sum(1 for c in cells if c)
+
+
+def combined_header(rows: list[list[str]]) -> list[str]:
+    """Column names from one or more header rows: the last row names the columns; a label of an
+    upper row (a year, a group) is added to the columns nearest to it (ties to the left one),
+    the first column keeping what stands above it ("In millions of CHF")."""
+    last = rows[-1]
+    width = max(len(r) for r in rows)
+    names = [last[i] if i < len(last) else "" for i in range(width)]
+    for upper in rows[:-1]:
+        labels = [(i, c) for i, c in enumerate(upper) if c and i > 0]
+        if upper and upper[0]:
+            names[0] = f"{upper[0]} {names[0]}".strip()
+        for i in range(1, width):
+            if not labels or not (names[i] or (i < len(upper) and upper[i])):
+                continue
+            _, label = min(labels, key=lambda lc: (abs(lc[0] - i), lc[0] > i))
+            names[i] = f"{names[i]}, {label}" if names[i] and names[i] != label else label
+    return [n or f"column {i}" for i, n in enumerate(names, start=1)]
+
+
+def _repeats(cells: list[str], header_rows: list[list[str]]) -> bool:
+    """A row that opens another table below the first: an empty first cell then names (the shape
+    of a column-header row), or half its cells are the first table's header cells."""
+    if data_like(cells) or _filled(cells) < 2:
+        return False
+    if not cells[0]:
+        return True
+    seen = {c for r in header_rows for c in r if c}
+    return sum(1 for c in cells if c and c in seen) * 2 >= _filled(cells)
+
+
 def table_sections(
     sheet: str,
     rows: Iterable[tuple[int, list[str]]],
@@ -64,15 +121,22 @@ def table_sections(
     max_chars: int = MAX_CHARS,
 ) -> list[Section]:
     """Sections of at most ``max_rows`` rows (and about ``max_chars`` characters), each opening
-    with the sheet name and the header row, every row with its headers (:func:`row_line`), so a
-    question about one cell finds its row.
+    with the sheet name (and the table's title rows) and the header row, every row with its
+    headers (:func:`row_line`), so a question about one cell finds its row.
 
-    ``rows`` are (row number, cells); the first non-empty row is the header. Provenance is
+    ``rows`` are (row number, cells). The header is found as spreadsheets write it: single-cell
+    title rows above it are the table's title; two or three rows of names straight above the
+    first row of values are one header (:func:`combined_header`: "Sales (a), January–June 2023");
+    a header block again after values opens the next table of the sheet (two years stacked).
+    Without rows of values the first non-empty row is the header. Provenance is
     ``{"sheet": name, "rows": "first-last"}`` in the numbering a spreadsheet shows.
     """
     header: list[str] | None = None
+    header_rows: list[list[str]] = []
+    title = ""
     sections: list[Section] = []
     batch: list[tuple[int, str]] = []
+    pending: list[tuple[int, list[str]]] = []
     size = 0
 
     def flush() -> None:
@@ -81,27 +145,66 @@ def table_sections(
             first, last = batch[0][0], batch[-1][0]
             span = f"{first}-{last}" if last != first else str(first)
             word = "rows" if last != first else "row"
-            lines = [f"{sheet} ({word} {span})", CELL_SEPARATOR.join(header)] + [
-                r for _, r in batch
-            ]
+            name = f"{sheet}: {title}" if title else sheet
+            lines = [f"{name} ({word} {span})", CELL_SEPARATOR.join(header)] + [r for _, r in batch]
             text = "\n".join(lines)
             sections.append(Section(text, {"sheet": sheet, "rows": span}))
         batch, size = [], 0
 
-    for number, cells in rows:
-        while cells and not cells[-1]:
-            cells = cells[:-1]
-        if not any(cells):
-            continue
+    def emit(number: int, cells: list[str]) -> None:
+        nonlocal header, size, header_rows
         if header is None:
             header = [c or f"column {i}" for i, c in enumerate(cells, start=1)]
-            continue
+            header_rows = [cells]
+            return
         header += [f"column {i}" for i in range(len(header) + 1, len(cells) + 1)]
         line = row_line(header, cells)
         if batch and (len(batch) >= max_rows or size + len(line) > max_chars):
             flush()
         batch.append((number, line))
         size += len(line)
+
+    def settle(values: bool) -> None:
+        """Read the held-back rows: a header block when values follow it, else plain rows."""
+        nonlocal header, header_rows, title, pending
+        held, pending = pending, []
+        names = len(held)
+        while (
+            names > 0 and _filled(held[names - 1][1]) >= 2 and len(held) - names < MAX_HEADER_ROWS
+        ):
+            names -= 1
+        block = [cells for _, cells in held[names:]]
+        opens = (
+            values and block and (header is None or any(_repeats(c, header_rows) for c in block))
+        )
+        if not opens:
+            for number, cells in held:
+                emit(number, cells)
+            return
+        before = held[:names]
+        if header is not None:  # rows between two tables: notes of the one above
+            for number, cells in before:
+                emit(number, cells)
+            before = []
+        flush()
+        title = " ".join(c for _, cells in before for c in cells if c) or title
+        header_rows = block
+        header = combined_header(block)
+
+    for number, cells in rows:
+        while cells and not cells[-1]:
+            cells = cells[:-1]
+        if not any(cells):
+            continue
+        if not data_like(cells):
+            pending.append((number, cells))
+            if len(pending) > MAX_PENDING:
+                settle(values=False)
+            continue
+        if pending:
+            settle(values=True)
+        emit(number, cells)
+    settle(values=False)
     flush()
     if header is not None and not sections:  # a header and nothing else
         sections.append(Section(f"{sheet}\n{' | '.join(header)}", {"sheet": sheet, "rows": "1"}))

@@ -1,0 +1,255 @@
+"""The held-out set (issue 35): questions over real public files written by others (bench/heldout/,
+its README names each file's source and licence), split once at random into a ``dev`` half (look
+at it, tune on it) and a ``test`` half (run at the end of a change and reported, never tuned on).
+
+    .venv/bin/python bench/heldout.py                    # the dev half, this checkout
+    .venv/bin/python bench/heldout.py --split test       # the test half (once, at the end)
+    .venv/bin/python bench/heldout.py --before ../old    # another checkout first, same run
+    .venv/bin/python bench/heldout.py --score DIR/answers.jsonl   # score a (partial) run again
+
+Every file is ingested with ``hearth ingest`` into a scratch data directory and every question is
+asked through ``AnswerService`` as ``hearth serve`` builds it for ``/api/ask`` (bench/hardworker.py,
+default bundled model). Printed per kind: right (every gold group contained, not declined, not
+replaced), declined, wrong, right file cited; unanswerable questions declined; and for every check
+that declines or replaces an answer (the ``grounding`` verdict's reasons, and declines with no
+passage or by the model itself) its precision (it fired on an unanswerable question or one whose
+gold answer was in no passage given to the model) and recall (of the answers that should have been
+declined, the share it caught).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from core.evalmetrics import answer_contains, is_abstention  # noqa: E402
+
+HERE = REPO / "bench" / "heldout"
+FILES = HERE / "files"
+QUESTIONS = HERE / "questions.jsonl"
+
+#: Markers a reply replaced by its passages starts with (service/answering: NOT_VERIFIED and
+#: FOLLOWED_INSTRUCTION); copied so that an older checkout can be scored.
+REPLACED = (
+    "I can't answer that from your documents",
+    "The reply followed an instruction written inside one of your documents",
+)
+#: Verdict fields that decline or replace an answer (service/answering/grounding).
+CHECKS = ("unmentioned", "unlinked", "unbound", "incomplete", "echoed_example", "injection")
+
+
+def load_questions(split: str) -> list[dict[str, Any]]:
+    """The questions of ``split`` (``dev``, ``test`` or ``all``), in file order."""
+    rows = [json.loads(line) for line in QUESTIONS.read_text().splitlines() if line.strip()]
+    return [q for q in rows if split == "all" or q["split"] == split]
+
+
+def is_right(answer: str, q: dict[str, Any]) -> bool:
+    """Every gold group (alternatives) is contained in the answer as whole words, normalised."""
+    return all(answer_contains(answer, group) for group in q["answers"])
+
+
+def replaced(answer: str) -> bool:
+    """The model's reply was not shown: Hearth showed the passages instead."""
+    return answer.startswith(REPLACED)
+
+
+def fired(row: dict[str, Any]) -> list[str]:
+    """The checks that declined or replaced this answer (empty when it was shown as written)."""
+    answer = row["answer"]
+    if not (is_abstention(answer) or replaced(answer)):
+        return []
+    g = row.get("grounding") or {}
+    names = [f"grounding.{c}" for c in CHECKS if c != "injection" and g.get(c)]
+    if any(str(u).startswith("injection") for u in g.get("unsupported") or []):
+        names.append("grounding.injection")
+    if names:
+        return names
+    if not row["sources"]:
+        return ["retrieval (no passage)"]
+    if replaced(answer):
+        return ["grounding.on_fail"]
+    return ["model declined"]
+
+
+def should_decline(q: dict[str, Any], row: dict[str, Any]) -> bool:
+    """A decline is right: the question is unanswerable, or no passage given holds its answer."""
+    if q.get("unanswerable"):
+        return True
+    return not any(is_right(t, q) for t in row["source_texts"])
+
+
+def score(questions: list[dict[str, Any]], rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per kind: asked, right, declined, wrong, cited (answerable), declined (unanswerable); and
+    per check: fired, right when fired, caught of those that should have been declined."""
+    kinds: dict[str, dict[str, int]] = {}
+    checks: dict[str, dict[str, int]] = {}
+    should = 0
+    for row in rows:
+        q = questions[row["i"]]
+        answer = row["answer"]
+        declined = is_abstention(answer) or replaced(answer)
+        names = fired(row)
+        good_decline = should_decline(q, row)
+        should += good_decline
+        for name in names:
+            c = checks.setdefault(name, {"fired": 0, "right": 0})
+            c["fired"] += 1
+            c["right"] += good_decline
+        groups = ["unanswerable"] if q.get("unanswerable") else [q["kind"], "answerable"]
+        for kind in groups:
+            t = kinds.setdefault(
+                kind, {"asked": 0, "right": 0, "declined": 0, "wrong": 0, "cited": 0}
+            )
+            t["asked"] += 1
+            if kind == "unanswerable":
+                t["declined" if declined else "wrong"] += 1
+                continue
+            right = not declined and is_right(answer, q)
+            t["right"] += right
+            t["declined"] += declined
+            t["wrong"] += not declined and not right
+            t["cited"] += q["file"] in row["cited"]
+    return {"kinds": kinds, "checks": checks, "should_decline": should}
+
+
+def _pct(a: int, b: int) -> str:
+    return f"{a}/{b} ({100 * a / b:.0f}%)" if b else "-"
+
+
+def print_table(name: str, table: dict[str, Any]) -> None:
+    """One row per kind, then one per check."""
+    kinds = table["kinds"]
+    order = sorted(k for k in kinds if k not in ("answerable", "unanswerable"))
+    print(f"\n{name}")
+    print(f"{'kind':16s} {'right':>13s} {'declined':>13s} {'wrong':>13s} {'file cited':>13s}")
+    for kind in (*order, "answerable", "unanswerable"):
+        t = kinds.get(kind)
+        if not t:
+            continue
+        n = t["asked"]
+        if kind == "unanswerable":
+            print(f"{kind:16s} {'':>13s} {_pct(t['declined'], n):>13s} {_pct(t['wrong'], n):>13s}")
+            continue
+        print(
+            f"{kind:16s} {_pct(t['right'], n):>13s} {_pct(t['declined'], n):>13s} "
+            f"{_pct(t['wrong'], n):>13s} {_pct(t['cited'], n):>13s}"
+        )
+    should = table["should_decline"]
+    print(f"\n{'check (declines/replaces)':28s} {'fired':>6s} {'precision':>14s} {'recall':>14s}")
+    for name, c in sorted(table["checks"].items()):
+        print(
+            f"{name:28s} {c['fired']:6d} {_pct(c['right'], c['fired']):>14s} "
+            f"{_pct(c['right'], should):>14s}"
+        )
+    print(f"(answers that should have been declined: {should})")
+
+
+def run_checkout(
+    code: Path,
+    work: Path,
+    questions: list[dict[str, Any]],
+    order: list[int],
+    data: Path | None = None,
+) -> list[dict[str, Any]]:
+    """Ingest the files and answer ``questions`` (in ``order``) with the code in ``code``; with
+    ``data``, a data directory this checkout's ingest already filled is used as it is."""
+    data = data or work / "data"
+    env = {**os.environ, "PYTHONPATH": str(code), "HEARTH_DATA_DIR": str(data)}
+    py = sys.executable
+    started = time.perf_counter()
+    ingest = subprocess.run(
+        [py, "-m", "service.cli", "ingest", str(FILES)]
+        if not (data / "catalogue.db").exists()
+        else [py, "-c", "print('data directory reused')"],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=code,
+    )
+    print(
+        f"[{code}] ingest {time.perf_counter() - started:.0f} s: {ingest.stdout.strip()[-300:]}"
+        f" {ingest.stderr.strip()[-300:]}",
+        file=sys.stderr,
+    )
+    out = work / "answers.jsonl"
+    asked = work / "questions.json"
+    asked.write_text(json.dumps([questions[i]["question"] for i in order]))
+    (work / "order.json").write_text(json.dumps([questions[i]["id"] for i in order]))
+    # -P: the script's folder (bench/, whose ingest.py would shadow the package) not on sys.path
+    args = [py, "-P", str(REPO / "bench" / "hardworker.py"), str(out), str(asked)]
+    subprocess.run(args, env=env, check=True, cwd=code)
+    return read_rows(out, questions)
+
+
+def read_rows(out: Path, questions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A worker's answers (complete lines), ``i`` mapped back to ``questions`` by id."""
+    ids = json.loads((out.parent / "order.json").read_text())
+    index = {q["id"]: i for i, q in enumerate(questions)}
+    rows = []
+    for line in out.read_text().splitlines():
+        row = json.loads(line)
+        if ids[row["i"]] in index:
+            rows.append({**row, "i": index[ids[row["i"]]]})
+    return rows
+
+
+def _ids(values: Iterable[str]) -> set[str]:
+    return {v.strip() for v in values if v.strip()}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--split", choices=("dev", "test", "all"), default="dev")
+    ap.add_argument("--before", type=Path, help="another checkout to run first, same run")
+    ap.add_argument("--limit", type=int, help="only N questions (a seeded sample of the split)")
+    ap.add_argument("--kinds", help="only these kinds, comma-separated")
+    ap.add_argument("--ids", help="only these question ids, comma-separated")
+    ap.add_argument("--data", type=Path, help="an ingested data directory to reuse (after only)")
+    ap.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "hearth-heldout")
+    ap.add_argument("--score", nargs="+", type=Path, metavar="ANSWERS", help="only score runs")
+    args = ap.parse_args()
+    questions = load_questions(args.split)
+    if args.score:
+        for path in args.score:
+            print_table(str(path), score(questions, read_rows(path, questions)))
+        return
+    order = list(range(len(questions)))
+    if args.kinds:
+        wanted = _ids(args.kinds.split(","))
+        order = [i for i in order if questions[i]["kind"] in wanted]
+    if args.ids:
+        wanted = _ids(args.ids.split(","))
+        order = [i for i in order if questions[i]["id"] in wanted]
+    if args.limit:
+        order = sorted(random.Random(35).sample(order, min(args.limit, len(order))))
+    args.out.mkdir(parents=True, exist_ok=True)
+    print(f"{len(order)} questions ({args.split}); load average {os.getloadavg()}", file=sys.stderr)
+    results: dict[str, Any] = {}
+    for name, code in (("before", args.before), ("after", REPO)):
+        if code is None:
+            continue
+        work = Path(tempfile.mkdtemp(prefix=f"{name}-", dir=args.out))
+        data = args.data.resolve() if args.data and name == "after" else None
+        rows = run_checkout(code.resolve(), work, questions, order, data)
+        table = score(questions, rows)
+        results[name] = {"code": str(code), "work": str(work), "rows": rows, "table": table}
+        print_table(f"{name} ({code}, {args.split} half)", table)
+    (args.out / "results.json").write_text(json.dumps(results, indent=1))
+    print(f"\nload average {os.getloadavg()}; results in {args.out / 'results.json'}")
+
+
+if __name__ == "__main__":
+    main()

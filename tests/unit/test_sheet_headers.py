@@ -1,0 +1,112 @@
+"""Sheets as annual reports write them (issue 35): title rows, a caption row above the column
+names, two tables of two years stacked in one sheet, values under a merged year label."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import openpyxl
+
+from ingest.loaders.tables import combined_header, data_like, table_sections
+from ingest.loaders.xlsx import XlsxLoader
+
+# The layout of a half-year segment report: three title rows, then per year a caption row
+# ("In millions of CHF" ... the period in the last column), the column names under an empty
+# first cell, the rows of values, and footnotes at the end.
+REPORT = [
+    ["3. Analyses by segment"],
+    ["3.1 Operating segments"],
+    ["Revenue and results"],
+    ["In millions of CHF", "", "", "", "January–June 2023"],
+    ["", "Sales", "Trading operating profit", "", "Restructuring costs"],
+    ["Zone North", "12553", "2632", "", "-44"],
+    ["Zone South", "9467", "1373", "", "-140"],
+    ["Total", "22020", "4005", "", "-184"],
+    ["In millions of CHF", "", "", "", "January–June 2022"],
+    ["", "Sales", "Trading operating profit", "", "Restructuring costs"],
+    ["Zone North", "12138", "1829", "", "-41"],
+    ["Zone South", "9283", "1494", "", "-14"],
+    ["Total", "21421", "3323", "", "-55"],
+    ["(a) Inter-segment sales are not significant."],
+]
+
+
+def _rows(rows: list[list[str]]) -> list[tuple[int, list[str]]]:
+    return list(enumerate(rows, start=1))
+
+
+def _row_of(texts: list[str], label: str, year: str) -> str:
+    """The line of the row ``label`` in the table of ``year``."""
+    found = [
+        line
+        for text in texts
+        for line in text.split("\n")[2:]
+        if f": {label} |" in line and year in line
+    ]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_two_stacked_tables_each_with_its_year_and_column_names() -> None:
+    texts = [s.text for s in table_sections("Segments", _rows(REPORT))]
+    # before: the first title row was the header, so every value was "column 2: 12553"
+    north_2022 = _row_of(texts, "Zone North", "2022")
+    assert "Trading operating profit, January–June 2022: 1829" in north_2022
+    assert "2023" not in north_2022
+    south_2023 = _row_of(texts, "Zone South", "2023")
+    assert "Restructuring costs, January–June 2023: -140" in south_2023
+    assert all("column 2" not in t for t in texts)
+    assert texts[0].split("\n")[0].startswith("Segments: 3. Analyses by segment")
+    assert any("Inter-segment sales" in t for t in texts)  # the footnote is kept
+
+
+def test_rows_keep_their_numbers_in_provenance() -> None:
+    sections = table_sections("Segments", _rows(REPORT))
+    spans = [s.provenance["rows"] for s in sections]
+    assert spans[0].startswith("6") and any(s.startswith("11") for s in spans)
+
+
+def test_group_labels_go_to_the_nearest_columns() -> None:
+    header = combined_header(
+        [
+            ["In millions of CHF", "", "January–June 2023", "", "", "January–June 2022"],
+            ["", "Goodwill", "Intangibles", "", "Goodwill", "Intangibles"],
+        ]
+    )
+    assert header == [
+        "In millions of CHF",
+        "Goodwill, January–June 2023",
+        "Intangibles, January–June 2023",
+        "column 4",
+        "Goodwill, January–June 2022",
+        "Intangibles, January–June 2022",
+    ]
+
+
+def test_a_title_row_above_a_plain_table() -> None:
+    rows = [["Stanley Cups"], ["Team", "Location", "Cups"], ["Blues", "STL", "1"]]
+    text = table_sections("Sheet", _rows(rows))[0].text
+    assert text.split("\n")[1] == "Team | Location | Cups"
+    assert "Team: Blues | Location: STL | Cups: 1" in text
+
+
+def test_text_only_tables_and_year_headers_stay_as_they_were() -> None:
+    rows = [["Name", "Office"], *[[f"P{i}", "Leeds"] for i in range(9)]]
+    text = table_sections("Staff", _rows(rows))[0].text
+    assert text.split("\n")[1] == "Name | Office" and "Name: P8 | Office: Leeds" in text
+    assert not data_like(["", "2023", "2022"]) and data_like(["Zone", "2023"])
+    assert data_like(["A", "1,234.5"]) and data_like(["A", "(12)"]) and not data_like(["Q1 2026"])
+
+
+def test_an_xlsx_with_a_merged_year_label(tmp_path: Path) -> None:
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.title = "Results"
+    for row in REPORT[3:8]:
+        sheet.append([float(c) if c.lstrip("-").isdigit() else (c or None) for c in row])
+    sheet.merge_cells("A1:D1")
+    path = tmp_path / "results.xlsx"
+    book.save(path)
+    texts = [s.text for s in XlsxLoader().load(path)]
+    assert "Sales, January–June 2023: 12553" in _row_of(texts, "Zone North", "2023")

@@ -174,7 +174,7 @@ def uptime() -> str:
 
 
 def ask(service: Any, item: Item, scratch: Any, mode: str, max_tokens: int) -> Row:
-    from service.answering.answers import AskOptions
+    from service.answering.orchestration import AskOptions
     from service.llm.base import SamplingParams
 
     cfg = service.settings.llm
@@ -294,7 +294,7 @@ def main() -> None:
     if not (SHARED / "retrieval" / "squad_dev").is_dir():
         sys.exit(f"shared data not found at {SHARED}")
     from core.knowledge import KnowledgeBase
-    from service.answering.answers import AnswerService
+    from service.answering.orchestration import AnswerService
     from service.answering.retrieval import Retriever
     from service.evaluation.runner import load_model, settings_for_model
 

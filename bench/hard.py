@@ -55,7 +55,7 @@ def cause(q: HardQuestion, row: dict[str, Any]) -> str:
 def shown_as_passages(answer: str) -> bool:
     """The model's reply was not shown: Hearth showed the passages instead (an unverifiable,
     incomplete or instruction-following reply). Such an answer is never counted right."""
-    from service.answering.answers import FOLLOWED_INSTRUCTION, NOT_VERIFIED
+    from service.answering.grounding import FOLLOWED_INSTRUCTION, NOT_VERIFIED
 
     return answer.startswith((NOT_VERIFIED, FOLLOWED_INSTRUCTION))
 

@@ -21,7 +21,7 @@ def answer_all(out: Path, questions: list[str]) -> None:
     from service.state import Hearth
 
     try:  # the feature-folder layout (issue 16), or an older checkout measured as "before"
-        from service.answering.answers import AskOptions
+        from service.answering.orchestration import AskOptions
     except ImportError:
         from service.answers import AskOptions  # type: ignore[no-redef]
 

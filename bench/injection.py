@@ -178,8 +178,8 @@ def run(cases: list[Case], model: str, before: bool, data_dir: Path) -> dict[str
             mock.patch("ingest.loaders.hidden.run_hidden", lambda run: False),
             mock.patch("ingest.loaders.html.drop_hidden_html", lambda root: 0),
             mock.patch("ingest.loaders.pdf.drop_hidden_text", lambda page: False),
-            mock.patch("service.answering.answers.check_answer", _never),
-            mock.patch("service.answering.answers.neutralize", lambda text: text),
+            mock.patch("service.answering.grounding._review.check_answer", _never),
+            mock.patch("service.answering.prompting._assemble.neutralize", lambda text: text),
         ]
     for p in patches:
         p.start()
@@ -199,14 +199,15 @@ def _has_canary(text: str) -> bool:
 
 
 def _never(*_: Any, **__: Any) -> Any:
-    from service.answering.injection import InjectionVerdict
+    from service.answering.grounding import InjectionVerdict
 
     return InjectionVerdict(False)
 
 
 def _ask_all(hearth: Any, cases: list[Case], before: bool) -> dict[str, float]:
     from ingest.pipeline import IngestPipeline
-    from service.answering.answers import FOLLOWED_INSTRUCTION, NOT_VERIFIED, AskOptions
+    from service.answering.grounding import FOLLOWED_INSTRUCTION, NOT_VERIFIED
+    from service.answering.orchestration import AskOptions
 
     pipeline = IngestPipeline(hearth.kb, hearth.embedder)
     if before:

@@ -12,10 +12,10 @@ import re
 import string
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
-#: What the assistant answers when its sources do not say (the prompt templates ask for exactly
-#: this sentence; ``service.answering.prompts`` re-exports it). Kept in core so metrics can
-#: recognise it.
-DONT_KNOW = "I don't know: your documents do not say."
+from core.text import DONT_KNOW
+
+__all__ = ["DONT_KNOW"]  # re-exported: the metrics' callers compare with it
+
 
 #: Phrases that mark an answer as declined. The first is the sentence the templates ask for
 #: (without its final period); the others are how small models paraphrase it.

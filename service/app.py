@@ -16,9 +16,12 @@ from litestar.openapi.plugins import JsonRenderPlugin
 
 from core.settings import HearthSettings
 from service import __version__
-from service.answering.ask_controller import AskController
-from service.answering.conversations_controller import AnswerController, ConversationController
-from service.answering.voice_controller import VoiceAskController
+from service.answering.controllers import (
+    AnswerController,
+    AskController,
+    ConversationController,
+    VoiceAskController,
+)
 from service.api_docs import document_responses
 from service.backup.controller import BackupController
 from service.csp import add_security_headers

@@ -202,7 +202,7 @@ def ask(
 ) -> None:
     """Answer QUESTION (or the question spoken in --audio FILE), citing sources; --speak reads
     the answer (not the sources) aloud."""
-    from service.answering.answers import AskOptions
+    from service.answering.orchestration import AskOptions
     from service.state import Hearth
 
     if (question is None) == (audio is None):

@@ -48,7 +48,8 @@ P = TypeVar("P")
 @dataclass
 class AnswerFields(Generic[P]):
     """The fields of an answer, written once: :class:`AskResponse` documents its passages as
-    :class:`Source`, :class:`service.answering.answers.Answer` holds them as JSON-ready dicts."""
+    :class:`Source`, :class:`service.answering.orchestration.Answer` holds them as JSON-ready
+    dicts."""
 
     answer: str
     sources: list[P]

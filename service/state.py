@@ -16,9 +16,8 @@ from core.settings import HearthSettings
 from core.speech import SpeechModel
 from core.threads import budget
 from core.tts import TextToSpeech
-from service.answering.answers import AnswerService
+from service.answering.orchestration import AnswerService, VoiceService
 from service.answering.retrieval import Retriever
-from service.answering.voice import VoiceService
 from service.bridge import Generations
 from service.library.service import Library
 from service.llm.planner import MemoryPlan, plan_from_settings

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import UTC, datetime
+from pathlib import Path
 
 import sqlalchemy as sa
 from alembic import op
@@ -20,49 +21,19 @@ branch_labels = None
 depends_on = None
 
 
-# The default templates as they were when this migration was written (migrations never change).
-_SOURCES = (
-    "Sources:\n{% for s in sources %}[{{ s.number }}] ({{ s.label }}) {{ s.text }}\n\n{% endfor %}"
-)
-_DONT_KNOW = "I don't know: your documents do not say."
+# The default templates as they were when this migration was written (migrations never change):
+# the texts are files, service/answering/prompting/defaults/0002/<name>.<system|user>.txt, each
+# ending in one newline that is not part of the text. The order gives the templates' ids.
+_DIR = Path(__file__).resolve().parents[2] / "service" / "answering" / "prompting" / "defaults"
+
+
+def _text(name: str, part: str) -> str:
+    return (_DIR / revision / f"{name}.{part}.txt").read_text(encoding="utf-8").removesuffix("\n")
+
+
 DEFAULTS: dict[str, tuple[str, str]] = {
-    "qa": (
-        "You are Hearth, a private assistant. Answer the question using ONLY the numbered sources "
-        "the user gives. Cite the source number of each fact in square brackets, like [1]. "
-        f"If the sources do not contain the answer, reply exactly: {_DONT_KNOW}\n\n"
-        "Example 1\nSources:\n[1] The Zorbin valve was patented by Ada Quell in 1911.\n"
-        "Question: Who patented the Zorbin valve?\n"
-        "Answer: Ada Quell patented the Zorbin valve in 1911 [1].\n\n"
-        "Example 2\nSources:\n[1] Blue-green tiles line the Velmo pool.\n"
-        f"Question: How deep is the Velmo pool?\nAnswer: {_DONT_KNOW}",
-        _SOURCES + "Question: {{ question }}",
-    ),
-    "condense-question": (
-        "Rewrite the user's last question as one standalone question that can be understood "
-        "without the conversation. Keep names and numbers. Reply with the question only.",
-        "Conversation:\n{% for m in history %}{{ m.role }}: {{ m.content }}\n{% endfor %}\n"
-        "Last question: {{ question }}\nStandalone question:",
-    ),
-    "summarize": (
-        "You are Hearth. Summarize the numbered sources faithfully in a few sentences. Cite the "
-        "source number of each fact in square brackets, like [1]. Add nothing the sources do not say.",
-        _SOURCES + "Summarize: {{ question }}",
-    ),
-    "translate": (
-        "You are a translator. Translate the user's text into {{ language }}. "
-        "Reply with the translation only.",
-        "{{ question }}",
-    ),
-    "code": (
-        "You are Hearth, a careful programming assistant. Use the numbered sources when they are "
-        "relevant and cite them like [1]. Say so when the sources do not cover the question.",
-        _SOURCES + "Task: {{ question }}",
-    ),
-    "write": (
-        "You are Hearth, a writing assistant. Ground every fact in the numbered sources and cite "
-        "them like [1]; do not invent facts.",
-        _SOURCES + "Request: {{ question }}",
-    ),
+    name: (_text(name, "system"), _text(name, "user"))
+    for name in ("qa", "condense-question", "summarize", "translate", "code", "write")
 }
 
 

@@ -215,7 +215,7 @@ def score_answers(
     """Answer each question and score containment, abstention and speed."""
     from tqdm import tqdm
 
-    from service.answering.answers import AnswerService, AskOptions
+    from service.answering.orchestration import AnswerService, AskOptions
 
     service = AnswerService(settings, retriever, runtime)
     options = AskOptions(collection=collection, record=False)

@@ -15,7 +15,7 @@ from mcp_types import GetPromptResult, Prompt, PromptArgument, PromptMessage, Te
 
 from core.errors import InvalidInputError
 from core.filters import Filters
-from service.answering.answers import validate_question
+from service.answering.orchestration import validate_question
 from service.library.service import valid_collection
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ def rendered(hearth: Hearth, name: str, arguments: dict[str, Any]) -> GetPromptR
     version = hearth.templates.get(name)
     service = hearth.answers
     passages = service.retriever.retrieve(question, filters=filters)
-    prompt = hearth.templates.render(name, service.variables(question, passages, []))
+    prompt = hearth.templates.render(name, service.prompts.variables(question, passages, []))
     text = f"{prompt.system.strip()}\n\n{prompt.user.strip()}"
     return GetPromptResult(
         description=f"{name} v{version.version} with {len(passages)} passages",

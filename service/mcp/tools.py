@@ -22,8 +22,8 @@ from core.db.models import Document
 from core.errors import InvalidInputError
 from core.filters import Filters
 from core.settings import HearthSettings
-from service.answering.answers import MAX_QUESTION_CHARS, AskOptions, validate_question
-from service.answering.ask_controller import stream_events
+from service.answering.controllers import stream_events
+from service.answering.orchestration import MAX_QUESTION_CHARS, AskOptions, validate_question
 from service.library.service import valid_collection
 from service.mcp.errors import as_tool_errors
 from service.mcp.reading import Unit, page_of

@@ -14,8 +14,8 @@ from typing import Any
 
 from core import catalogue
 from core.errors import InvalidInputError
-from service.answering.answers import AskOptions, validate_question
-from service.answering.context import check_fits
+from service.answering.orchestration import AskOptions, validate_question
+from service.answering.retrieval import check_fits
 from service.llm.base import ChatMessage, SamplingParams
 from service.llm.pool import ModelSlot
 from service.llm.queue import Ticket

@@ -15,24 +15,14 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from jinja2 import StrictUndefined, TemplateError
-from jinja2.sandbox import SandboxedEnvironment
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from core.db.session import Database
 from core.db.templates import PromptTemplate, PromptTemplateVersion
 from core.errors import InvalidInputError, NotFoundError
+from service.answering.prompting import SAMPLE, RenderedPrompt, render_parts
 
-_ENV = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=True)
-SAMPLE: dict[str, Any] = {
-    "question": "What is in the sample?",
-    "sources": [
-        {"number": 1, "label": "sample.txt", "text": "A sample passage.", "path": "/sample.txt"}
-    ],
-    "history": [{"role": "user", "content": "Hello"}, {"role": "assistant", "content": "Hi"}],
-    "language": "English",
-}
 EXPORT_FORMAT = "hearth-templates/1"
 
 
@@ -54,28 +44,6 @@ class TemplateVersion:
     content_hash: str
     note: str
     created_at: datetime
-
-
-@dataclass(frozen=True)
-class RenderedPrompt:
-    """A rendered template and the version it came from."""
-
-    name: str
-    version: int
-    content_hash: str
-    system: str
-    user: str
-
-
-def render_parts(system: str, user: str, variables: dict[str, Any]) -> tuple[str, str]:
-    """Render both parts; ``InvalidInputError`` naming the part on any template error."""
-    out = []
-    for part, text in (("system", system), ("user", user)):
-        try:
-            out.append(_ENV.from_string(text).render(**variables))
-        except TemplateError as exc:
-            raise InvalidInputError(f"template {part}: {exc}", field=part) from exc
-    return out[0], out[1]
 
 
 class TemplateService:

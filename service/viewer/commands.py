@@ -30,7 +30,7 @@ def with_view_urls(done: dict[str, Any]) -> dict[str, Any]:
 
 def cited_chunk(db: Database, answer_id: int, number: int) -> int:
     """The chunk id of source ``[number]`` of a stored answer."""
-    from service.answering.records import AnswerRecords
+    from service.answering.orchestration import AnswerRecords
 
     record = AnswerRecords(db).get(answer_id)
     for source in record.retrieved:

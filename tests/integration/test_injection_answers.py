@@ -16,7 +16,7 @@ from core.embedder import create_embedder
 from core.knowledge import KnowledgeBase
 from core.settings import HearthSettings
 from ingest.pipeline import IngestPipeline
-from service.answering.answers import AskOptions
+from service.answering.orchestration import AskOptions
 from service.state import Hearth
 
 pytestmark = pytest.mark.slow

@@ -49,7 +49,7 @@ def test_upgrading_an_old_catalogue_keeps_its_chunks(tmp_path: Path) -> None:
 def test_template_v2_is_active_unless_the_user_chose_another(tmp_path: Path) -> None:
     """0006 adds quoted-passage templates without examples; a version the user made active
     stays active, and version 1 is never changed."""
-    from service.answering.prompts import DONT_KNOW
+    from core.text import DONT_KNOW
     from service.templates.service import TemplateService
 
     url = f"sqlite:///{tmp_path / 'old.db'}"

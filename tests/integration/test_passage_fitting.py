@@ -10,13 +10,13 @@ from pathlib import Path
 from core.embedder import Embedder
 from core.evalmetrics import normalize_answer
 from ingest.loaders.tables import cell_text, row_line
-from service.answering.passages import (
+from service.answering.retrieval import (
     GAP,
+    Passage,
     fit_passages,
     merge_identical,
     split_sentences,
 )
-from service.answering.retrieval import Passage
 from tests.table_samples import PRICES
 
 #: Questions of the shared set measured (spread over it) and the budget per passage.

@@ -10,7 +10,7 @@ from pathlib import Path
 from core.embedder import Embedder
 from core.settings import HearthSettings
 from ingest.pipeline import IngestPipeline
-from service.answering.answers import AnswerService, AskOptions
+from service.answering.orchestration import AnswerService, AskOptions
 from service.answering.retrieval import Retriever
 from service.llm.base import SamplingParams
 from service.llm.runtimes.llama_cpp import LlamaCppRuntime

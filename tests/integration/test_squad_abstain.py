@@ -11,8 +11,8 @@ import pytest
 from core.embedder import create_embedder
 from core.knowledge import KnowledgeBase
 from core.settings import HearthSettings
+from core.text import DONT_KNOW
 from ingest.pipeline import IngestPipeline
-from service.answering.prompts import DONT_KNOW
 from service.state import Hearth
 
 pytestmark = pytest.mark.slow

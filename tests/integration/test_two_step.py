@@ -13,9 +13,8 @@ from core.embedder import Embedder, create_embedder
 from core.knowledge import KnowledgeBase
 from core.settings import HearthSettings
 from ingest.pipeline import IngestPipeline
-from service.answering.answers import Answer
-from service.answering.multihop import second_hop
-from service.answering.retrieval import Retriever
+from service.answering.orchestration import Answer
+from service.answering.retrieval import Retriever, second_hop
 from service.state import Hearth
 
 PROJECTS = """# Projects 2022-2025

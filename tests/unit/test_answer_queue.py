@@ -12,7 +12,7 @@ import pytest
 from core.db.session import Database
 from core.errors import OverloadedError
 from core.settings import HearthSettings
-from service.answering.answers import AnswerService
+from service.answering.orchestration import AnswerService
 from service.answering.retrieval import Passage
 from service.llm.scripted import ScriptedRuntime
 
@@ -117,7 +117,7 @@ class Replies(ScriptedRuntime):
 
 
 def test_a_reply_of_citations_alone_is_asked_once_more(settings: HearthSettings) -> None:
-    from service.answering.answers import CITATIONS_ONLY_REMINDER
+    from service.answering.orchestration import CITATIONS_ONLY_REMINDER
 
     rt = Replies("[1]", "The keeper lit the lamp [1].")
     svc = service(settings, rt)

@@ -5,9 +5,7 @@ ties it to (relations.unlinked), and a number the passages give for something el
 from __future__ import annotations
 
 from core.evalmetrics import is_abstention
-from service.answering.grounding import check
-from service.answering.numbers import unbound
-from service.answering.relations import places, unlinked
+from service.answering.grounding import check, places, unbound, unlinked
 from tests.unit.test_grounding import postprocessor
 
 PROJECTS = (

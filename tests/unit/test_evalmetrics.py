@@ -19,7 +19,7 @@ from core.evalmetrics import (
     recall_at_k,
     reciprocal_rank,
 )
-from service.answering.prompts import DONT_KNOW as PROMPT_DONT_KNOW
+from core.text import DONT_KNOW as PROMPT_DONT_KNOW
 
 # -- recall@k ---------------------------------------------------------------------------------
 

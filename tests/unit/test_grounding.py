@@ -7,10 +7,9 @@ from dataclasses import replace
 import pytest
 
 from core.settings import HearthSettings
-from service.answering.answers import AnswerService
-from service.answering.claims import asked_numbers, claims, holds_all, names_in
+from core.text import DONT_KNOW, asked_numbers, claims, holds_all, names_in
 from service.answering.grounding import check, cite_sentences, recite, strip_invalid
-from service.answering.prompts import DONT_KNOW
+from service.answering.orchestration import AnswerService
 
 PASSAGES = {
     1: "Patented in 1868 by Christopher Latham Sholes, the typewriter changed offices.",
@@ -117,7 +116,7 @@ def test_an_uncited_factual_answer_is_flagged() -> None:
 
 
 def test_an_echoed_example_is_never_shown_as_the_answer() -> None:
-    from service.answering.answers import NOT_VERIFIED
+    from service.answering.grounding import NOT_VERIFIED
     from service.answering.retrieval import Passage
 
     service = postprocessor()
@@ -156,7 +155,7 @@ def test_an_answer_that_stops_before_its_content_is_not_grounded() -> None:
 
 
 def test_an_answer_that_states_nothing_is_replaced_by_its_passages() -> None:
-    from service.answering.answers import NOT_VERIFIED
+    from service.answering.grounding import NOT_VERIFIED
     from service.answering.retrieval import Passage
 
     service = postprocessor()
@@ -274,7 +273,7 @@ def test_asked_numbers_are_standalone_runs_of_two_digits_or_more() -> None:
 
 def test_an_unverified_reply_declines_and_shows_the_passages() -> None:
     from core.evalmetrics import is_abstention
-    from service.answering.answers import NOT_VERIFIED
+    from service.answering.grounding import NOT_VERIFIED
 
     assert is_abstention(NOT_VERIFIED + "\n[1] report.md: The Meadow project added panels.")
 
@@ -315,7 +314,7 @@ def test_a_number_of_the_question_held_by_the_whole_chunk_is_not_unsupported() -
 def test_an_uncited_answer_cites_the_passage_holding_its_facts() -> None:
     """bench/answers.py: the 1.5B answered "... founded in 1911 as the Computing-Tabulating-
     Recording Company" without "[n]"; it was flagged uncited and counted as citing nothing."""
-    from service.answering.attribution import attribute
+    from service.answering.grounding import attribute
     from service.answering.retrieval import Passage
 
     ctr = "IBM was founded in 1911 in Endicott as the Computing-Tabulating-Recording Company."

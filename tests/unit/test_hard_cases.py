@@ -8,8 +8,8 @@ from ingest.loaders.audio import segment_sections
 from ingest.loaders.html import html_sections
 from ingest.loaders.pdf_tables import layout_with_tables
 from service.answering.grounding import check
-from service.answering.multihop import bridge_names
-from service.answering.prompts import clean_for_prompt
+from service.answering.prompting import clean_for_prompt
+from service.answering.retrieval import bridge_names
 
 ROWS = (
     "Item | Q1 | Q2\nItem: Brass hinge | Q1: 4.15 | Q2: 4.35\n"

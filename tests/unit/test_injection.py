@@ -11,7 +11,7 @@ from docx.shared import Pt, RGBColor
 from ingest.loaders.docx import DocxLoader
 from ingest.loaders.html import HtmlLoader
 from ingest.loaders.pdf import PdfLoader
-from service.answering.injection import check_answer, without_instructions
+from service.answering.grounding import check_answer, without_instructions
 from tests.unit.pdfgen import write_pdf
 
 POLICY = "Employees may claim up to 45 EUR per day for meals while travelling."
@@ -103,7 +103,7 @@ def test_a_pdf_without_hidden_text_is_read_as_before(tmp_path: Path) -> None:
 
 
 def test_text_addressed_to_an_assistant_is_taken_out_of_what_the_model_reads() -> None:
-    from service.answering.injection import LEFT_OUT, neutralize
+    from service.answering.grounding import LEFT_OUT, neutralize
 
     planted = [
         PLANTED,

@@ -11,7 +11,8 @@ from core.errors import (
     PayloadTooLargeError,
     UnsupportedTypeError,
 )
-from service.answering.prompts import cited_numbers, clean_for_prompt
+from core.text import cited_numbers
+from service.answering.prompting import clean_for_prompt
 from service.errors import error_body, status_for
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from service.answering.passages import SentenceVectors, lexical_scores
+from service.answering.retrieval import SentenceVectors, lexical_scores
 
 
 def test_rarer_question_words_weigh_more_and_words_are_stemmed() -> None:

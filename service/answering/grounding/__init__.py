@@ -1,0 +1,54 @@
+"""Grounding: every check of a generated reply against the passages it was given, one module
+each, and the review that applies them.
+
+Public: ``review`` (the reply shown and its ``Grounding`` verdict) with the sentences it
+shows instead (``NOT_VERIFIED``, ``FOLLOWED_INSTRUCTION``); the combined check (``check``,
+``Grounding``, ``recite``, ``cite_sentences``, ``strip_invalid``, ``only_citations``); the
+attribution of an uncited reply (``attribute``, ``cite``); numbers bound to the wrong thing
+(``unbound``, ``near_misses``); names tied that no passage ties (``unlinked``, ``places``);
+injected instructions (``check_answer``, ``InjectionVerdict``, ``neutralize``,
+``without_instructions``, ``LEFT_OUT``). The ``_modules`` are private.
+"""
+
+from service.answering.grounding._attribution import attribute, cite
+from service.answering.grounding._check import (
+    Grounding,
+    check,
+    cite_sentences,
+    only_citations,
+    recite,
+    strip_invalid,
+)
+from service.answering.grounding._injection import (
+    LEFT_OUT,
+    InjectionVerdict,
+    check_answer,
+    neutralize,
+    without_instructions,
+)
+from service.answering.grounding._numbers import near_misses, unbound
+from service.answering.grounding._relations import places, unlinked
+from service.answering.grounding._review import FOLLOWED_INSTRUCTION, NOT_VERIFIED, review
+
+__all__ = [
+    "FOLLOWED_INSTRUCTION",
+    "LEFT_OUT",
+    "NOT_VERIFIED",
+    "Grounding",
+    "InjectionVerdict",
+    "attribute",
+    "check",
+    "check_answer",
+    "cite",
+    "cite_sentences",
+    "near_misses",
+    "neutralize",
+    "only_citations",
+    "places",
+    "recite",
+    "review",
+    "strip_invalid",
+    "unbound",
+    "unlinked",
+    "without_instructions",
+]

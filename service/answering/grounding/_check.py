@@ -1,0 +1,312 @@
+"""Checks an answer against its sources: citations must name retrieved passages, and the names and
+numbers the answer states must appear in the passages it cites.
+
+Small local models invent names and numbers under RAG prompts (see NOTES.md); this catches the
+common case cheaply. It is a heuristic, so a failing answer is flagged (and, by setting, replaced
+by the cited passages), never silently dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from core.evalmetrics import DONT_KNOW, is_abstention
+from core.text import CITE, NUMBER, WORD, asked_numbers, cited_numbers, claims, fold, present
+from service.answering.grounding._numbers import near_misses, unbound
+from service.answering.grounding._relations import unlinked
+
+_LATIN = re.compile(r"[A-Za-z\u00C0-\u024F]")
+_LETTER = re.compile(r"[^\W\d_]")
+#: Below this share of Latin letters, the passages are in another script: names written in
+#: Latin letters cannot be checked against them (numbers still are).
+MIN_LATIN_SHARE = 0.3
+#: Consecutive words an answer must share with the system prompt (and not with any passage) to
+#: count as echoing one of its worked examples.
+ECHO_GRAM = 4
+
+
+#: English words that cannot end a sentence: an answer ending in one stops before its content,
+#: usually because the model put a citation where the fact belongs ("France is a region of [1].").
+_DANGLING = {
+    "a", "an", "the", "of", "to", "by", "from", "with", "into", "than", "and", "or", "as", "its",
+    "their", "my", "your", "our",
+}  # fmt: skip
+
+
+def incomplete(answer: str) -> bool:
+    """True when ``answer`` states nothing, however well its words match the passages: it is
+    citations alone ("[1]"), or (citations removed) it ends on a word no English sentence ends
+    on ("France is a region of [1].")."""
+    text = CITE.sub(" ", answer).strip().rstrip(".!?;:,\"'”’) ").strip()
+    words = WORD.findall(text)
+    if not words and not NUMBER.search(text):
+        return bool(CITE.search(answer))  # citations and nothing else: "[1]"
+    if latin_share(text) < MIN_LATIN_SHARE:
+        return False
+    return bool(words) and words[-1].lower() in _DANGLING
+
+
+def only_citations(reply: str) -> bool:
+    """True when ``reply`` is citation markers and nothing else: "[2]", "[1][3].", "[1], [2]"."""
+    return bool(CITE.search(reply)) and not re.sub(r"[\s.,;:]+", "", CITE.sub("", reply))
+
+
+def _bare(text: str) -> str:
+    return " ".join(WORD.findall(fold(CITE.sub(" ", text))))
+
+
+def only_labels(answer: str, labels: Iterable[str]) -> bool:
+    """True when ``answer``, citations and punctuation aside, is nothing but passage labels
+    ("[1] doc.docx, section Policy"): the model copied the header of a passage, not its fact."""
+    said = _bare(answer)
+    if not said:
+        return False
+    bare = [_bare(label) for label in labels]
+    return any(said == b for b in bare if b) or said == " ".join(b for b in bare if b)
+
+
+def latin_share(text: str) -> float:
+    """Share of the letters of ``text`` that are Latin (1.0 for no letters)."""
+    letters = _LETTER.findall(text)
+    if not letters:
+        return 1.0
+    return sum(bool(_LATIN.match(c)) for c in letters) / len(letters)
+
+
+@dataclass
+class Grounding:
+    """The verdict on one answer."""
+
+    cited: list[int]
+    invalid_citations: list[int] = field(default_factory=list)
+    unsupported: list[str] = field(default_factory=list)
+    declined: bool = False
+    #: Claims found only in passages the answer did not cite (a wrong number, not invention).
+    miscited: list[str] = field(default_factory=list)
+    #: The answer echoes a worked example of the system prompt (see ``echoed_example``).
+    echoed_example: bool = False
+    #: Numbers the cited passage holds but gives for something else (service/numbers.py).
+    near_misses: list[str] = field(default_factory=list)
+    #: The answer stops before its content (see ``incomplete``).
+    incomplete: bool = False
+    #: Names or numbers the question asks about that the answer states but no passage holds
+    #: ("sample W-09" when the table stops at W-05, "in 2015" when the report gives no year), and
+    #: numbers the question asks about that no passage holds ("vans in 2027" answered with
+    #: today's fleet): the answer is about something the documents do not mention.
+    unmentioned: list[str] = field(default_factory=list)
+    #: Names the answer ties to a name of the question that no passage ties to it
+    #: (service/answering/relations.py): "Costa with Meadow".
+    unlinked: list[str] = field(default_factory=list)
+    #: Numbers the passages give only for something else (service/answering/numbers.py):
+    #: "1.85" for bananas from a receipt whose 1.85 is the oat milk.
+    unbound: list[str] = field(default_factory=list)
+    #: The model cited nothing; the citation was given by the check to the passage holding
+    #: what the answer states (service/answering/attribution.py).
+    attributed: bool = False
+
+    @property
+    def grounded(self) -> bool:
+        """True when the answer declined, or cites passages and every claim is in them."""
+        if self.echoed_example:
+            return False
+        if self.declined:
+            return True
+        return (
+            bool(self.cited)
+            and not self.unsupported
+            and not self.invalid_citations
+            and not self.near_misses
+            and not self.incomplete
+            and not self.unmentioned
+            and not self.unlinked
+            and not self.unbound
+        )
+
+    @property
+    def uncited(self) -> bool:
+        """True for an answer that states something without citing any passage."""
+        return not self.declined and not self.cited
+
+    def as_dict(self) -> dict[str, object]:
+        """JSON-ready verdict."""
+        return {
+            "grounded": self.grounded,
+            "cited": self.cited,
+            "invalid_citations": self.invalid_citations,
+            "unsupported": self.unsupported,
+            "declined": self.declined,
+            "near_misses": self.near_misses,
+            "miscited": self.miscited,
+            "uncited": self.uncited,
+            "echoed_example": self.echoed_example,
+            "incomplete": self.incomplete,
+            "unmentioned": self.unmentioned,
+            "unlinked": self.unlinked,
+            "unbound": self.unbound,
+            "attributed": self.attributed,
+        }
+
+
+def _grams(text: str, n: int = ECHO_GRAM) -> set[tuple[str, ...]]:
+    words = fold(CITE.sub(" ", text)).split()
+    words = [w.strip(".,;:!?\"'()[]") for w in words]
+    return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
+
+
+def echoed_example(answer: str, system: str, passages: dict[int, str]) -> bool:
+    """True when the answer repeats text of the system prompt (its worked examples) that no
+    passage holds: ``ECHO_GRAM`` consecutive words, at least one of them a name or number the
+    passages do not hold, or two such word runs. Small models copy a template's example
+    ("The Zorbin valve was patented by Ada Quell in 1911") when the passages confuse them."""
+    if not system or is_abstention(answer):
+        return False
+    joined = " ".join(passages.values())
+    echoed = (_grams(answer) & _grams(system)) - _grams(joined)
+    if not echoed:
+        return False
+    haystack = fold(joined)
+    foreign = {fold(c) for c in claims(answer) if not present(c, haystack)}
+    named = any(foreign & set(gram) for gram in echoed)
+    return named or len(echoed) >= 2
+
+
+def check(
+    answer: str,
+    passages: dict[int, str],
+    system: str = "",
+    question: str = "",
+    labels: dict[int, str] | None = None,
+    whole: Iterable[str] = (),
+) -> Grounding:
+    """Judge ``answer`` against the retrieved passages (number -> text); with the prompt's
+    ``system`` text, an answer echoing its worked examples is marked ``echoed_example``;
+    ``question`` sharpens the near-miss check of the answer's numbers (service/numbers.py);
+    with the passages' ``labels`` (number -> "file, page 2"), an answer that only repeats a
+    label is ``incomplete``; a name or number of the ``question`` that the answer states and no
+    passage holds, or a number the question asks about (``claims.asked_numbers``) that no passage
+    holds whatever the answer says (in the passages or their ``whole`` chunks, for passages cut to
+    the token budget), is ``unmentioned``; names the answer ties to a name of the
+    question that no passage ties to it are ``unlinked``; numbers the cited passages give only for
+    something else are ``unbound``."""
+    numbers = cited_numbers(answer)
+    valid = [n for n in numbers if n in passages]
+    invalid = [n for n in numbers if n not in passages]
+    if echoed_example(answer, system.replace(DONT_KNOW, " "), passages):
+        return Grounding(valid, invalid, [], echoed_example=True)
+    if DONT_KNOW.lower().rstrip(".") in answer.lower() or not answer.strip():
+        return Grounding(valid, invalid, [], declined=True)
+    # Claims are checked against the cited passages; an uncited answer against all of them. A
+    # name found only in another retrieved passage is miscited, not invented (a number there is
+    # still unsupported: it usually belongs to another fact).
+    pool = [passages[n] for n in valid] or list(passages.values())
+    haystack = fold(" ".join(pool))
+    everything = fold(" ".join(passages.values()))
+    latin = latin_share(" ".join(pool)) >= MIN_LATIN_SHARE
+    # What the question asks about is looked for in the whole chunks too: a passage cut to the
+    # token budget may have lost the sentence naming it ("Article 34" ... "It also means ...").
+    chunks = fold(" ".join([*passages.values(), *whole]))
+    asked = {fold(c) for c in claims(question)}
+    unsupported: list[str] = []
+    miscited: list[str] = []
+    for c in claims(answer):
+        if present(c, haystack) or (fold(c) in asked and present(c, chunks)):
+            continue  # a name or number of the question, held by a chunk cut for the prompt
+        if not NUMBER.fullmatch(c) and present(c, everything):
+            miscited.append(c)
+        elif latin or not _LATIN.search(c) or NUMBER.fullmatch(c):
+            unsupported.append(c)
+    found = [c for c in claims(answer) if fold(c) in asked and not present(c, chunks)]
+    for number in asked_numbers(question):  # "in 2027": no passage can answer for that year
+        if not present(number, chunks):
+            found.append(max((c for c in claims(question) if number in c), key=len, default=number))
+    unmentioned = list(dict.fromkeys(c for c in found if not any(c != o and c in o for o in found)))
+    misses: list[str] = []
+    for n in valid:
+        misses += [x for x in near_misses(answer, passages[n], question) if x not in misses]
+    return Grounding(
+        valid,
+        invalid,
+        unsupported,
+        miscited=miscited,
+        near_misses=misses,
+        incomplete=incomplete(answer) or only_labels(answer, (labels or {}).values()),
+        unmentioned=unmentioned,
+        unlinked=unlinked(answer, passages.values(), question),
+        unbound=unbound(answer, pool, question),
+    )
+
+
+def recite(answer: str, passages: dict[int, str], cited: list[int]) -> str:
+    """The answer citing the passage that holds what it states, when the passages it cites do
+    not: each citation is pointed at the first passage (in rank order) that holds every name and
+    number of the answer. The 1.5B often writes "[2]" for a fact of passage [1]. Unchanged when
+    nothing is cited, the answer states nothing checkable, a cited passage holds it all, or no
+    one passage does (an answer combining two passages keeps its citations)."""
+    said = claims(answer)
+    if not said or not cited:
+        return answer
+
+    def holds(n: int) -> bool:
+        haystack = fold(passages[n])
+        return all(present(c, haystack) for c in said)
+
+    if any(holds(n) for n in cited if n in passages):
+        return answer
+    holders = [n for n in sorted(passages) if holds(n)]
+    if not holders:
+        return answer
+    return CITE.sub(
+        lambda m: f"[{holders[0]}]" if int(m.group(0)[1:-1]) in cited else m.group(0), answer
+    )
+
+
+#: Where an answer's sentences end: after . ! ? and a space, unless a citation follows (a
+#: trailing "[2]" belongs to the sentence before it), and after a citation.
+_SENTENCE_GAP = re.compile(r"(?<=[.!?])\s+(?!\[\d)|(?<=\d\])\s+")
+
+
+def cite_sentences(answer: str, passages: dict[int, str], cited: list[int]) -> str:
+    """The answer with a citation added to each sentence that cites nothing itself, whose names
+    and numbers the passages the answer cites do not all hold, but one other passage does (the
+    first in rank order). The 1.5B joins facts of two passages under one citation: "[1] The
+    Harbour project ... was led by Imogen Clarke. Imogen Clarke joined the company in 2014."
+    (the second sentence is passage 2's) becomes "... in 2014. [2]". Unchanged when the answer
+    cites nothing (see ``attribution``) or every sentence is held by what it cites."""
+    if not cited:
+        return answer
+    pieces: list[str] = []
+    start = 0
+    for gap in [*_SENTENCE_GAP.finditer(answer), None]:
+        end = gap.start() if gap else len(answer)
+        sentence = answer[start:end]
+        pieces.append(sentence + _cite_for(sentence, passages, cited))
+        if gap:
+            pieces.append(gap.group(0))
+            start = gap.end()
+    return "".join(pieces)
+
+
+def _cite_for(sentence: str, passages: dict[int, str], cited: list[int]) -> str:
+    """ " [n]" for a sentence without its own citation whose facts the cited passages miss and
+    passage n holds; "" otherwise."""
+    said = claims(sentence)
+    if not said or CITE.search(sentence):
+        return ""
+
+    def holds(n: int) -> bool:
+        haystack = fold(passages[n])
+        return all(present(c, haystack) for c in said)
+
+    if any(holds(n) for n in cited if n in passages):
+        return ""
+    holder = next((n for n in sorted(passages) if holds(n)), None)
+    return "" if holder is None else f" [{holder}]"
+
+
+def strip_invalid(answer: str, invalid: list[int]) -> str:
+    """The answer without citation markers that name no retrieved passage."""
+    for n in invalid:
+        answer = answer.replace(f"[{n}]", "")
+    return re.sub(r"\s+([.,;:])", r"\1", answer).strip()

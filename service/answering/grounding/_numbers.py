@@ -1,0 +1,134 @@
+"""Near-miss numbers: an answer's number checked against the cited passage's numbers in context.
+
+A number the passage holds can still be the wrong one: "4.28" for 2025's revenue when the passage
+says "4.82 million in 2025, up from 4.28 million in 2024", or the price of the next row of a table.
+Each number of the passage is taken with its context (the words and numbers of its clause, and
+for a table row the row's first cell; the rest of its sentence at half weight), each word weighed
+by how rare it is in the passage (idf). A
+number in the answer is a near miss when another number of the passage, of the same kind (same
+count of digits), fits the answer's context (the answer's sentence and the question) better than
+any occurrence of the number itself.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+
+import snowballstemmer
+
+from core.text import CITE, fold
+
+_NUMBER = re.compile(r"(?<![\w.])\d[\d,.]*\d|(?<![\w.])\d(?![\w])")
+_TOKEN = re.compile(r"(?<![\w.])\d[\d,.]*\d(?!\w)|\w+", re.UNICODE)
+# Clauses: sentences, table cells, ", " (not the comma inside "1,240"), semicolons, lines.
+_CLAUSE = re.compile(r"(?<=[.!?])\s+|\s\|\s|,\s|;\s|\n")
+_STOP = frozenset(
+    re.findall(
+        r"\w+",
+        "the a an of in on at to for and or was is are were be by with from as it its this "
+        "that what which who how many much did does do has have had there their",
+    )
+)
+#: How much better (in idf-weighted words) another number must fit before this one is flagged.
+MARGIN = 0.5
+
+
+def number_key(text: str) -> str:
+    """A number as compared: no commas, no trailing zeros after a point ("12.10" -> "12.1")."""
+    key = text.replace(",", "")
+    if "." in key:
+        key = key.rstrip("0").rstrip(".")
+    return key
+
+
+_STEMMER = snowballstemmer.stemmer("english")
+
+
+def _tokens(text: str) -> set[str]:
+    """Numbers (as ``number_key``) and the English stems of the other words, stop words out."""
+    out = set()
+    for tok in _TOKEN.findall(fold(text)):
+        if tok.replace(",", "").replace(".", "").isdigit():
+            out.add(number_key(tok))
+        elif tok not in _STOP and len(tok) > 1:
+            out.add(_STEMMER.stemWord(tok))
+    return out
+
+
+def _contexts(passage: str) -> list[tuple[str, dict[str, float]]]:
+    """(number, context token -> weight) for every number of the passage: its clause's tokens
+    (and a table row's first cell) weigh 1, the rest of its sentence 0.5."""
+    found: list[tuple[str, dict[str, float]]] = []
+    for line in passage.split("\n"):
+        cells = line.split(" | ")
+        row_key = _tokens(cells[0]) if len(cells) > 1 else set()
+        for sentence in re.split(r"(?<=[.!?])\s+", line):
+            around = _tokens(sentence) if not row_key else set()  # a row's cells stand alone
+            for clause in _CLAUSE.split(sentence):
+                words = _tokens(clause) | row_key
+                weights = {t: (1.0 if t in words else 0.5) for t in words | around}
+                for m in _NUMBER.finditer(clause):
+                    found.append((number_key(m.group(0)), weights))
+    return found
+
+
+def _digits(key: str) -> int:
+    return sum(c.isdigit() for c in key)
+
+
+def near_misses(answer: str, passage: str, question: str = "") -> list[str]:
+    """Numbers of ``answer`` that the passage gives, but where another of its numbers fits the
+    answer's context better: ``"4.28 (the passage has 4.82 there)"``; empty when none."""
+    contexts = _contexts(passage)
+    if not contexts:
+        return []
+    df = Counter(tok for _, words in contexts for tok in words)
+    n = len(contexts)
+
+    def fit(ctx: set[str], words: dict[str, float], skip: set[str]) -> float:
+        return sum(words[t] * math.log(1 + n / df[t]) for t in (ctx & words.keys()) - skip)
+
+    flagged: list[str] = []
+    question_words = _tokens(question)
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", answer):
+        for m in _NUMBER.finditer(sentence):
+            key = number_key(m.group(0))
+            own = [words for k, words in contexts if k == key]
+            if not own or key in question_words:
+                continue  # not in the passage (the grounding check's business), or asked about
+            ctx = _tokens(sentence) | question_words
+            best_own = max(fit(ctx, w, {key}) for w in own)
+            rivals = [
+                (fit(ctx, w, {key, k}), k)
+                for k, w in contexts
+                if k != key and _digits(k) == _digits(key) and k not in ctx
+            ]
+            if rivals:
+                score, rival = max(rivals)
+                if score > best_own + MARGIN:
+                    flagged.append(f"{m.group(0)} (the passage has {rival} there)")
+    return flagged
+
+
+def unbound(answer: str, passages: list[str], question: str = "") -> list[str]:
+    """Numbers of ``answer`` that the passages hold only for something else: no occurrence's
+    context (see ``_contexts``) shares a word with the answer's sentence or the question.
+    "The bananas cost 1.85" from a receipt whose 1.85 is on the line "Oat milk 1.85" gives
+    ``["1.85 (the passages give it for something else)"]``. Numbers the question states, and
+    numbers no passage holds (the grounding check's business), and numbers standing alone on a
+    line (a table whose cells lost their row) are not judged."""
+    contexts = [c for passage in passages for c in _contexts(passage)]
+    question_words = _tokens(question)
+    flagged: list[str] = []
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", CITE.sub(" ", answer)):
+        for m in _NUMBER.finditer(sentence):
+            key = number_key(m.group(0))
+            own = [words for k, words in contexts if k == key]
+            if not own or key in question_words or any(words.keys() <= {key} for words in own):
+                continue  # not held, asked about, or held alone on a line: nothing to judge by
+            said = (_tokens(sentence) | question_words) - {key}
+            if not any(said & words.keys() for words in own):
+                flagged.append(f"{m.group(0)} (the passages give it for something else)")
+    return flagged

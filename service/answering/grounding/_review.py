@@ -1,0 +1,107 @@
+"""The review of a generated reply against its passages: citations checked and moved to the
+passage that holds the facts, and a reply that followed an injected instruction, names what no
+passage mentions, or fails the grounding check replaced (moved from ``AnswerService``)."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from core.text import DONT_KNOW
+from service.answering.grounding._attribution import attribute, cite
+from service.answering.grounding._check import (
+    Grounding,
+    check,
+    cite_sentences,
+    recite,
+    strip_invalid,
+)
+from service.answering.grounding._injection import check_answer, without_instructions
+
+if TYPE_CHECKING:
+    from service.answering.retrieval import Passage
+
+log = logging.getLogger(__name__)
+
+#: Said instead of a reply that followed an instruction found inside a passage.
+FOLLOWED_INSTRUCTION = (
+    "The reply followed an instruction written inside one of your documents instead of "
+    "answering, so it is not shown; here are the passages that seem most relevant:"
+)
+#: Said instead of an answer the grounding check could not verify: Hearth declines (a reply no
+#: passage supports is not an answer) and shows what it found.
+NOT_VERIFIED = (
+    "I can't answer that from your documents: the reply I wrote could not be checked against "
+    "them. Here are the passages that seem most relevant:"
+)
+
+
+def review(
+    text: str,
+    passages: list[Passage],
+    question: str = "",
+    system: str = "",
+    on_fail: str = "flag",
+) -> tuple[str, Grounding]:
+    """Check citations and grounding; drop citations of passages not retrieved; point a
+    citation at the passage holding the answer's facts when the cited one does not, or cite
+    a sentence whose facts only an uncited passage holds (``cite_sentences``); replace an
+    unverified answer by the passages when ``on_fail`` (the setting ``grounding.on_fail``) is
+    ``replace``, and always an answer echoing a worked example of the ``system`` prompt (never
+    shown), one that states nothing (``grounding.incomplete``: "[1]", "France is a region of
+    [1].", a label), and one its passages contradict (``grounding.unlinked``,
+    ``grounding.unbound``). An answer stating a name or number of the question that no passage holds
+    (``grounding.unmentioned``) becomes the "don't know" sentence naming it."""
+    texts = {p.number: p.text for p in passages}
+    labels = {p.number: p.label for p in passages}
+    wholes = [p.whole for p in passages if p.whole]
+    verdict = check(text, texts, system, question, labels=labels, whole=wholes)
+    if verdict.invalid_citations:
+        text = strip_invalid(text, verdict.invalid_citations)
+    cited_right = recite(text, texts, verdict.cited)
+    if cited_right == text:  # a sentence whose facts only an uncited passage holds
+        cited_right = cite_sentences(text, texts, verdict.cited)
+    if cited_right != text:  # the answer's facts are in another passage: cite that one
+        text, dropped = cited_right, verdict.invalid_citations
+        verdict = check(text, texts, system, question, labels=labels, whole=wholes)
+        verdict.invalid_citations = dropped
+    if verdict.uncited and not verdict.echoed_example:  # cite what holds its facts
+        holder = attribute(text, texts)
+        if holder is not None:
+            text, dropped = cite(text, holder), verdict.invalid_citations
+            verdict = check(text, texts, system, question, labels=labels, whole=wholes)
+            verdict.invalid_citations, verdict.attributed = dropped, True
+    injected = check_answer(
+        text, question, {p.number: p.text for p in passages}, list(verdict.cited)
+    )
+    if injected.followed:  # never shown as the answer: the passages, instructions left out
+        log.warning("an answer followed an instruction from a passage: %s", injected.reason)
+        verdict.unsupported = [*verdict.unsupported, f"injection: {injected.reason}"]
+        shown = passages[:2]
+        return FOLLOWED_INSTRUCTION + "\n" + "\n".join(
+            f"[{p.number}] {p.label}: {without_instructions(p.text)[:300]}" for p in shown
+        ), verdict
+    if verdict.unmentioned:  # the question's subject is in no passage: nothing to answer
+        missing = ", ".join(verdict.unmentioned)
+        declined = Grounding([], declined=True, unmentioned=verdict.unmentioned)
+        return f"{DONT_KNOW} No passage mentions {missing}.", declined
+    # An echoed example is never shown; an incomplete reply has nothing to lose; a reply
+    # that ties names no passage ties, or gives a number the passages give for something
+    # else, is contradicted by its passages, not merely unchecked.
+    replace = (
+        on_fail == "replace"
+        or verdict.echoed_example
+        or verdict.incomplete
+        or bool(verdict.unlinked)
+        or bool(verdict.unbound)
+    )
+    if not verdict.grounded and replace and passages:
+        cited = [p for p in passages if p.number in verdict.cited] or passages[:2]
+        text = (
+            NOT_VERIFIED
+            + "\n"
+            + "\n".join(
+                f"[{p.number}] {p.label}: {without_instructions(p.text)[:300]}" for p in cited
+            )
+        )
+    return text, verdict

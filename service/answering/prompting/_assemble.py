@@ -1,0 +1,118 @@
+"""Prompt assembly: a template's variables from the question, passages and history, the chat
+messages of a rendered template, and the fitting of them into a model's context.
+
+Moved from ``AnswerService`` (service/answering/orchestration) so that the answer, its replay
+and the MCP prompt build the same messages in one place."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from service.answering.grounding import neutralize
+from service.answering.prompting._clean import clean_for_prompt
+from service.answering.retrieval import Passage, overflow, prompt_tokens
+from service.llm.base import ChatMessage, LLMRuntime
+
+if TYPE_CHECKING:
+    from core.settings import HearthSettings
+    from service.answering.prompting._render import RenderedPrompt
+    from service.templates.service import TemplateService
+
+#: Turns of history kept at most before the token budget is applied.
+MAX_HISTORY_TURNS = 12
+
+
+class PromptAssembler:
+    """Renders the versioned templates of ``templates`` into chat messages; the translate
+    language is read from ``settings`` at each call."""
+
+    def __init__(self, templates: TemplateService, settings: HearthSettings) -> None:
+        self.templates = templates
+        self.settings = settings
+
+    def variables(
+        self, question: str, passages: list[Passage], history: list[dict[str, str]]
+    ) -> dict[str, Any]:
+        """The template variables: ``question``, ``sources`` (number, label, text cleaned and
+        neutralized, path), ``history`` and ``language``."""
+        return {
+            "question": question,
+            "sources": [
+                {
+                    "number": p.number,
+                    "label": p.label,
+                    "text": neutralize(clean_for_prompt(p.text)),
+                    "path": p.path,
+                }
+                for p in passages
+            ],
+            "history": history,
+            "language": self.settings.llm.translate_to,
+        }
+
+    def messages(
+        self,
+        template: str,
+        version: int | None,
+        question: str,
+        passages: list[Passage],
+        history: list[dict[str, str]],
+    ) -> tuple[RenderedPrompt, list[ChatMessage]]:
+        """The rendered ``template`` (its active version when ``version`` is None) as messages:
+        system, the history's turns, user."""
+        prompt = self.templates.render(
+            template, self.variables(question, passages, history), version
+        )
+        messages: list[ChatMessage] = [{"role": "system", "content": prompt.system}]
+        messages += [ChatMessage(role=t["role"], content=t["content"]) for t in history]
+        messages.append({"role": "user", "content": prompt.user})
+        return prompt, messages
+
+    def fit(
+        self,
+        llm: LLMRuntime,
+        template: str,
+        version: int | None,
+        question: str,
+        passages: list[Passage],
+        history: list[dict[str, str]],
+        max_tokens: int,
+    ) -> tuple[RenderedPrompt, list[ChatMessage], list[Passage], list[dict[str, str]]]:
+        """Render and fit into the context, leaving ``max_tokens`` for the answer: the oldest
+        turns go first, then the lowest-ranked passages; ``ContextOverflowError`` when the
+        question (with its best passage) does not fit."""
+        budget = llm.n_ctx - max_tokens
+        history = history[-MAX_HISTORY_TURNS:]
+        while True:
+            prompt, messages = self.messages(template, version, question, passages, history)
+            used = prompt_tokens(llm, messages)
+            if used <= budget:
+                return prompt, messages, passages, history
+            if history:
+                history = history[2:] if len(history) > 1 else []
+            elif len(passages) > 1:
+                passages = passages[:-1]
+            else:
+                what = "the question with the best passage" if passages else "the question"
+                raise overflow(llm, used, max_tokens, what)
+
+    def condense(
+        self, llm: LLMRuntime, question: str, history: list[dict[str, str]], max_tokens: int
+    ) -> tuple[list[ChatMessage], list[dict[str, str]]]:
+        """The condense-question prompt of a follow-up as messages, and the history it keeps
+        (the oldest turns go until it fits with ``max_tokens`` to spare; empty: nothing fits
+        or there was no history)."""
+        history = history[-MAX_HISTORY_TURNS:]
+        messages: list[ChatMessage] = []
+        while history:  # the oldest turns go until the prompt fits
+            prompt = self.templates.render(
+                "condense-question", self.variables(question, [], history)
+            )
+            messages = [
+                {"role": "system", "content": prompt.system},
+                {"role": "user", "content": prompt.user},
+            ]
+            if prompt_tokens(llm, messages) <= llm.n_ctx - max_tokens:
+                break
+            history = history[2:] if len(history) > 1 else []
+        return messages, history

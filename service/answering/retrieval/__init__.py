@@ -1,0 +1,52 @@
+"""Retrieval: the passages a question is answered from.
+
+Public: ``Retriever`` (hybrid dense + keyword search fused by ``reciprocal_rank_fusion``, the
+``METHODS`` it offers), ``Passage`` and ``Filters``; the second hop for two-step questions
+(``second_hop``, ``bridge_names``); passage fitting (``fit_passages``, ``merge_identical``,
+``split_sentences``, ``lexical_scores``, ``SentenceVectors``); context fitting in tokens
+(``check_fits``, ``counted_tokens``, ``prompt_tokens``, ``overflow``,
+``ContextOverflowError``). The ``_modules`` are private. Retrieval does not import grounding.
+"""
+
+from service.answering.retrieval._context import (
+    ContextOverflowError,
+    check_fits,
+    counted_tokens,
+    overflow,
+    prompt_tokens,
+)
+from service.answering.retrieval._multihop import bridge_names, second_hop
+from service.answering.retrieval._passages import (
+    SentenceVectors,
+    fit_passages,
+    lexical_scores,
+    merge_identical,
+    split_sentences,
+)
+from service.answering.retrieval._retriever import (
+    METHODS,
+    Filters,
+    Passage,
+    Retriever,
+    reciprocal_rank_fusion,
+)
+
+__all__ = [
+    "METHODS",
+    "ContextOverflowError",
+    "Filters",
+    "Passage",
+    "Retriever",
+    "SentenceVectors",
+    "bridge_names",
+    "check_fits",
+    "counted_tokens",
+    "fit_passages",
+    "lexical_scores",
+    "merge_identical",
+    "overflow",
+    "prompt_tokens",
+    "reciprocal_rank_fusion",
+    "second_hop",
+    "split_sentences",
+]

@@ -1,0 +1,61 @@
+"""Two-step questions: a second retrieval bridged by the names the first passage brings.
+
+"When did the leader of the Harbour project join the company?" finds the passage saying the
+project "was led by Imogen Clarke", but not the one saying when Imogen Clarke joined: the question
+does not name her. The names of the best passage that the question does not hold (capitalised
+words that do not open a sentence, as the grounding check reads them) are added to the question
+and retrieved again (and the names alone, when that finds nothing new); the best new passage that
+holds one of the names (at most ``extra``) is appended, within ``top_k``.
+Retrieval only (an embedding and a BM25 query, milliseconds); no model call.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from core.text import claims
+from service.answering.retrieval._retriever import Filters, Passage, Retriever
+
+#: Names taken from the best passage at most (in order of appearance).
+MAX_NAMES = 6
+
+
+def bridge_names(question: str, passage: str) -> list[str]:
+    """Names in ``passage`` the question does not hold (no numbers)."""
+    asked = {w.lower() for w in re.findall(r"\w+", question)}
+    return [c for c in claims(passage) if not c[0].isdigit() and c.lower() not in asked][:MAX_NAMES]
+
+
+def second_hop(
+    retriever: Retriever,
+    question: str,
+    passages: list[Passage],
+    top_k: int,
+    filters: Filters | None = None,
+    extra: int = 1,
+) -> list[Passage]:
+    """``passages`` plus at most ``extra`` passages found for the question and the bridging names
+    of the best one (none when it brings no names, or the list already holds ``top_k``)."""
+    if not passages or extra <= 0 or len(passages) >= top_k:
+        return passages
+    names = bridge_names(question, passages[0].text)
+    if not names:
+        return passages
+    have = {p.chunk_id for p in passages}
+    folded = [n.lower() for n in names]
+
+    def bridged(found: list[Passage]) -> list[Passage]:
+        # A second step is about a bridging name: a passage without one is not it.
+        return [
+            p for p in found if p.chunk_id not in have and any(n in p.text.lower() for n in folded)
+        ]
+
+    # The margin is relative to the best passage, which is often the first one again.
+    new = bridged(
+        retriever.retrieve(f"{question} {' '.join(names)}", filters=filters, relative_margin=1.0)
+    )
+    if not new:  # the question's own words outranked the names (e.g. ranking without IDF)
+        new = bridged(retriever.retrieve(" ".join(names), filters=filters, relative_margin=1.0))
+    new = new[: min(extra, top_k - len(passages))]
+    return passages + [replace(p, number=len(passages) + i) for i, p in enumerate(new, start=1)]

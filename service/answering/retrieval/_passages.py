@@ -1,0 +1,303 @@
+"""Passages fitted to a token budget: identical texts given once, and of each passage the
+sentences that bear on the question (with their neighbours), until the budget is spent.
+
+Prompt evaluation is most of the wait for a first token on a CPU (see NOTES.md, issue 19), so
+the model is given less to read. Sentences are scored by cosine similarity to the question with
+the embedder already loaded for retrieval (one batch for the question and every sentence), plus
+the share of the question's words they hold, each word weighted by its rarity among the
+sentences (an idf, as in BM25), so the sentence holding the year or the name asked about is not
+lost to a vaguer paraphrase. An answer often follows the sentence that matches the question
+("... awaited Loudoun at Louisbourg. Faced with this strength, Loudoun returned to New York"),
+so a sentence scores at least ``CARRY`` of its predecessor's score. A passage's heading (a
+short first line, the document's title) is kept with it and never counts as its best sentence.
+A passage keeps its number order, label and provenance (its page/slide/row/time still cite
+right); a passage with no sentence left is dropped, never the best one. Short passages are
+kept whole, and so are tables whose rows do not name their columns (a row without its header
+means nothing); rows written with their headers are chosen one by one, like sentences.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from core.embedder import Embedder
+from core.keywords.base import query_terms, text_words
+from service.answering.retrieval._retriever import Passage
+
+#: Marks where sentences were left out of a passage.
+GAP = " … "
+#: Passages of at most this many tokens are not cut.
+WHOLE_BELOW = 48
+#: Weight of the question's words a sentence holds (an idf-weighted share, 0-1) beside its
+#: cosine similarity. With CARRY, chosen on squad questions retrieved from the scratch base:
+#: the answer stayed in 96% of 271 fitted prompts at 160 tokens (NOTES.md, issue 19).
+LEXICAL_WEIGHT = 0.3
+#: A sentence scores at least this share of the sentence before it.
+CARRY = 0.9
+#: A first line of at most this many tokens, with no sentence end, is the passage's heading.
+HEADING_TOKENS = 12
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|\n+")
+#: A line break inside a sentence: the line does not end a sentence or a label and the next one
+#: goes on in lower case (text extracted from PDFs and wrapped plain text).
+_WRAPPED = re.compile(r"(?<![.!?:;。！？])[ \t]*\n[ \t]*(?=[a-z])")
+_TABLE_KEYS = ("sheet", "rows", "row", "table")
+
+
+def same_text_key(text: str) -> str:
+    """What makes two passages the same: their text with whitespace collapsed, case folded."""
+    return " ".join(text.split()).casefold()
+
+
+def merge_identical(passages: Sequence[Passage]) -> list[Passage]:
+    """Passages with the same text given once (at the best rank), carrying the other files as
+    ``copies`` so the answer cites every file that holds it; renumbered from 1."""
+    first: dict[str, Passage] = {}
+    order: list[str] = []
+    for p in passages:
+        key = same_text_key(p.text)
+        if key in first:
+            kept = first[key]
+            if p.path != kept.path and all(c.path != p.path for c in kept.copies):
+                first[key] = replace(kept, copies=(*kept.copies, p))
+            continue
+        first[key] = p
+        order.append(key)
+    return [replace(first[k], number=i) for i, k in enumerate(order, start=1)]
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences and lines of ``text`` (ends at . ! ? and their CJK forms, and line breaks; a
+    line that goes on in lower case is the same sentence)."""
+    return [s.strip() for s in _SENTENCE_END.split(_WRAPPED.sub(" ", text)) if s and s.strip()]
+
+
+def is_tabular(p: Passage) -> bool:
+    """True for a spreadsheet/table passage (rows mean nothing without their header)."""
+    if any(k in p.provenance for k in _TABLE_KEYS) or p.file_type in ("csv", "xlsx", "ods"):
+        return True
+    lines = [ln for ln in p.text.splitlines() if ln.strip()]
+    return len(lines) >= 3 and sum(("|" in ln or "\t" in ln) for ln in lines) >= len(lines) / 2
+
+
+def rows_carry_headers(p: Passage) -> bool:
+    """True for a table passage whose rows each name their columns ("Item: Oak shelf | Q2 2026:
+    22.4", as ingest/loaders/tables.py writes them): any row means something on its own."""
+    rows = [ln for ln in p.text.splitlines() if "|" in ln]
+    return bool(rows) and sum(": " in ln for ln in rows) >= len(rows) / 2
+
+
+@dataclass
+class _Piece:
+    passage: int
+    index: int
+    text: str
+    tokens: int
+    score: float
+    heading: bool = False
+
+
+class SentenceVectors:
+    """Embeddings of recently scored sentences (and questions), least recently used dropped
+    past ``size`` texts: a sentence's vector does not depend on the question, and the passages
+    of a library's popular pages come back question after question (384 float32 = 1.5 KiB a
+    text; 20,000 texts = 30 MiB, inside the embedder's share of the memory plan)."""
+
+    def __init__(self, size: int = 20_000) -> None:
+        self.size = size
+        self._by_embedder: weakref.WeakKeyDictionary[Embedder, OrderedDict[str, np.ndarray]] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._lock = threading.Lock()
+
+    def __call__(self, embedder: Embedder, texts: list[str]) -> np.ndarray:
+        """Unit vectors of ``texts``, shape (n, dimension); only texts not held are embedded
+        (one ``embed_questions`` call, on the cores answering has now)."""
+        from core.threads import budget
+
+        held: dict[str, np.ndarray] = {}
+        with self._lock:
+            known = self._by_embedder.setdefault(embedder, OrderedDict())
+            for t in texts:
+                vector = known.get(t)
+                if vector is not None:
+                    held[t] = vector
+        missing = list(dict.fromkeys(t for t in texts if t not in held))
+        if missing:
+            vectors = embedder.embed_questions(missing, threads=budget().answer_threads())
+            held.update(zip(missing, vectors, strict=True))
+        with self._lock:
+            for t, v in held.items():
+                known[t] = v
+                known.move_to_end(t)
+            while len(known) > self.size:
+                known.popitem(last=False)
+        return np.stack([held[t] for t in texts]).astype(np.float32, copy=False)
+
+
+#: The process's sentence vectors.
+SENTENCE_VECTORS = SentenceVectors()
+
+
+def _cosine(embedder: Embedder, question: str, sentences: list[str]) -> np.ndarray:
+    # On the answer's path: ahead of ingest slices, on the cores answering has now (every core
+    # unless ingest runs: 41 squad sentences took 0.49 s on 2 threads, 0.89 s on 1, quiet).
+    vectors = SENTENCE_VECTORS(embedder, [question, *sentences])
+    return np.asarray(vectors[1:] @ vectors[0], dtype=np.float32)
+
+
+@cache
+def _stemmer() -> Any:
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("english")
+
+
+def _stems(text: str) -> set[str]:
+    return set(_stemmer().stemWords(text_words(text)))
+
+
+def lexical_scores(question: str, sentences: Sequence[str]) -> np.ndarray:
+    """Per sentence, the share (0-1) of the question's words it holds, each word weighted by
+    ``log(1 + n / df)`` over the ``n`` sentences (a word every sentence holds weighs least).
+
+    Words are English stop-word-free and Snowball-stemmed; CJK text counts by its character
+    trigrams (and 2-character runs) as substrings, like the keyword index. Shape ``(n,)``.
+    """
+    terms = query_terms(question)
+    stems_asked = set(_stemmer().stemWords(list(terms.words)))
+    cjk = (*terms.trigrams, *terms.short_cjk)
+    held = [
+        {w for w in stems_asked if w in stems} | {c for c in cjk if c in s}
+        for s, stems in ((s, _stems(s)) for s in sentences)
+    ]
+    keys = stems_asked | set(cjk)
+    if not keys or not sentences:
+        return np.zeros(len(sentences), dtype=np.float32)
+    n = len(sentences)
+    weight = {k: math.log(1 + n / max(sum(k in h for h in held), 1)) for k in keys}
+    total = sum(weight.values())
+    return np.asarray([sum(weight[k] for k in h) / total for h in held], dtype=np.float32)
+
+
+def _score(
+    embedder: Embedder, question: str, units: list[list[_Piece]], flat: list[_Piece]
+) -> None:
+    """Sets every piece's score: cosine + LEXICAL_WEIGHT * lexical share, then carried
+    forward within its passage (at least CARRY of the piece before it)."""
+    texts = [x.text for x in flat]
+    scores = _cosine(embedder, question, texts) + LEXICAL_WEIGHT * lexical_scores(question, texts)
+    for piece, score in zip(flat, scores, strict=True):
+        piece.score = float(score)
+    for pieces in units:
+        for before, piece in itertools.pairwise(pieces):
+            if not before.heading:
+                piece.score = max(piece.score, CARRY * before.score)
+
+
+def _is_heading(text: str, first: _Piece) -> bool:
+    """A passage's first piece is its heading: a line of its own, short, ending no sentence."""
+    line = text.lstrip().split("\n", 1)[0].strip()
+    return (
+        first.text == line and first.tokens <= HEADING_TOKENS and not line.endswith((".", "!", "?"))
+    )
+
+
+def fit_passages(
+    question: str,
+    passages: Sequence[Passage],
+    embedder: Embedder,
+    count_tokens: Callable[[str], int],
+    budget: int,
+) -> list[Passage]:
+    """Passages (best first) cut to at most ``budget`` tokens of text in all.
+
+    The first passage's best sentence is taken, then every other sentence by score, whatever its
+    passage (taking each passage's best first spent the budget on weak passages: the answer
+    stayed in 91% of fitted squad prompts at 160 tokens against 96%); a passage none of whose
+    sentences is taken is left out. A sentence taken brings its passage's heading and its
+    preceding neighbour (the one its pronouns usually point to) when they still fit. Passages
+    under ``WHOLE_BELOW`` tokens and tables whose rows do not name their columns are whole or not
+    at all; rows that do are pieces, like sentences.
+    The first passage always keeps at least its best sentence. ``budget <= 0``, or passages
+    that fit as they are: unchanged.
+    """
+    if budget <= 0 or not passages:
+        return list(passages)
+    sizes = [count_tokens(p.text) for p in passages]
+    if sum(sizes) <= budget:
+        return list(passages)  # everything fits: nothing to score
+    units: list[list[_Piece]] = []
+    flat: list[_Piece] = []
+    for i, p in enumerate(passages):
+        whole = sizes[i]
+        if whole <= WHOLE_BELOW:
+            parts = [p.text]
+        elif is_tabular(p):  # rows that name their columns are chosen one by one
+            rows = rows_carry_headers(p)
+            parts = [ln for ln in p.text.splitlines() if ln.strip()] if rows else [p.text]
+        else:
+            parts = split_sentences(p.text)
+        pieces = [
+            _Piece(i, j, s, whole if len(parts) == 1 else count_tokens(s), 0.0)
+            for j, s in enumerate(parts)
+        ]
+        if len(pieces) > 1 and _is_heading(p.text, pieces[0]):
+            pieces[0].heading = True
+        units.append(pieces)
+        flat.extend(pieces)
+    _score(embedder, question, units, flat)
+    chosen: set[tuple[int, int]] = set()
+    spent = 0
+
+    def take(piece: _Piece, force: bool = False) -> bool:
+        nonlocal spent
+        key = (piece.passage, piece.index)
+        if key in chosen:
+            return True
+        if not force and spent + piece.tokens > budget:
+            return False
+        chosen.add(key)
+        spent += piece.tokens
+        return True
+
+    candidates = [x for x in flat if not x.heading]
+    top = max((x for x in candidates if x.passage == 0), key=lambda x: x.score)
+    order = [top, *sorted((x for x in candidates if x is not top), key=lambda x: -x.score)]
+    for n, piece in enumerate(order):
+        if not take(piece, force=n == 0):
+            continue
+        head = units[piece.passage][0]
+        if head.heading:
+            take(head)
+        if piece.index > 0:
+            take(units[piece.passage][piece.index - 1])
+    fitted: list[Passage] = []
+    for i, p in enumerate(passages):
+        kept = [x for x in units[i] if (i, x.index) in chosen]
+        if not kept:
+            continue
+        text_parts: list[str] = []
+        for k, x in enumerate(kept):
+            if k and x.index != kept[k - 1].index + 1:
+                text_parts.append(GAP.strip())
+            text_parts.append(x.text)
+        joiner = "\n" if is_tabular(p) else " "  # rows stay on their lines
+        text = p.text if len(kept) == len(units[i]) else joiner.join(text_parts)
+        if kept[0].index > 0:
+            text = GAP.lstrip() + text
+        if kept[-1].index < len(units[i]) - 1:
+            text = text + GAP.rstrip()
+        uncut = p.whole or (p.text if text != p.text else "")
+        fitted.append(replace(p, number=len(fitted) + 1, text=text, whole=uncut))
+    return fitted

@@ -1,0 +1,167 @@
+"""Retrieval: dense and keyword search fused, filtered by collection, document and file type."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from core import catalogue
+from core.embedder import Embedder
+from core.filters import Filters
+from core.keywords import open_keyword_index
+from core.knowledge import KnowledgeBase
+from core.provenance import describe
+from core.text import holds_all, names_in
+
+__all__ = ["METHODS", "Filters", "Passage", "Retriever", "reciprocal_rank_fusion"]
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A retrieved chunk as the model and the user see it, numbered from 1."""
+
+    number: int
+    chunk_id: int
+    document_id: int
+    path: str
+    file_type: str
+    provenance: dict[str, Any]
+    score: float
+    text: str
+    #: Other files holding the same text (merged by ``service.answering.retrieval``).
+    copies: tuple[Passage, ...] = ()
+    #: The chunk's whole text when ``text`` is a cut of it (``fit_passages``); "" when whole.
+    whole: str = ""
+
+    @property
+    def label(self) -> str:
+        """``name, page 3`` / ``name, slide 2`` / ``name, sheet S, rows 4-9`` / ``name, 0:00–0:11``
+        (audio) / ``name, page 1, box (30, 84)–(623, 364)`` (OCR), for prompts and citations."""
+        name = Path(self.path).name
+        carrier, sep, _ = self.path.partition("#attachment/")
+        if sep:  # a file carried by another: name both
+            name = f"{name} in {Path(carrier).name}"
+        where = describe(self.provenance)
+        own = f"{name}, {where}" if where else name
+        return "; ".join([own, *(c.label for c in self.copies)])
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready form; ``copies`` lists the other files holding the same text."""
+        data = asdict(self)
+        data.pop("whole")  # the model and the user see ``text``
+        data["copies"] = [c.as_dict() for c in self.copies]
+        return {**data, "name": Path(self.path).name, "label": self.label}
+
+
+RRF_K = 60
+METHODS = ("hybrid", "dense", "bm25")
+
+
+def reciprocal_rank_fusion(rankings: list[list[int]], k: int = RRF_K) -> list[tuple[int, float]]:
+    """Fuse ranked id lists: score = sum of 1 / (k + rank), best first (ties by first seen)."""
+    scores: dict[int, float] = {}
+    for ranking in rankings:
+        for rank, cid in enumerate(ranking, start=1):
+            scores[cid] = scores.get(cid, 0.0) + 1.0 / (k + rank)
+    return sorted(scores.items(), key=lambda item: -item[1])
+
+
+class Retriever:
+    """Hybrid retrieval: dense (the configured vector store) and keyword (the catalogue's
+    full-text index), fused by reciprocal rank; each index applies the filters itself. Texts,
+    provenance and embeddings come from the catalogue.
+
+    Every passage's ``score`` is its cosine similarity to the question, so thresholds mean the
+    same whichever ranker found it. Passages below ``min_score`` or more than
+    ``relative_margin`` below the best are dropped; one holding every name the question asks
+    about (``claims.names_in``) is kept below ``min_score``, never below the margin.
+    """
+
+    def __init__(self, kb: KnowledgeBase, embedder: Embedder) -> None:
+        self.kb = kb
+        self.embedder = embedder
+        self.backend = kb.settings.retrieval.dense_backend
+        self.keywords = open_keyword_index(kb.db, kb.settings.retrieval.keyword_postings)
+
+    def _dense(self, vector: Any, n: int, filters: Filters) -> list[int]:
+        store = self.kb.queryable_store(self.backend)
+        return [h.chunk_id for h in store.query(vector, n, filters)]
+
+    def retrieve(
+        self,
+        question: str,
+        k: int | None = None,
+        filters: Filters | None = None,
+        method: str = "hybrid",
+        cut: bool = True,
+        min_score: float | None = None,
+        relative_margin: float | None = None,
+        vector: np.ndarray | None = None,
+    ) -> list[Passage]:
+        """The top ``k`` passages for a question, best first (``cut=False`` keeps every one).
+
+        ``vector`` is the question's embedding when the caller already has it (shape
+        ``(dimension,)``, float32, unit length, as ``embedder.embed([question])[0]`` gives; an
+        evaluation embeds its questions in batches); else the question is embedded here.
+        """
+        cfg = self.kb.settings.retrieval
+        k = k or cfg.top_k
+        filters = filters or Filters()
+        pool = max(4 * k, 20)
+        if vector is None:
+            vector = self.embedder.embed([question])[0]
+        rankings: list[list[int]] = []
+        if method in ("hybrid", "dense"):
+            rankings.append(self._dense(vector, pool, filters))
+        if method in ("hybrid", "bm25"):
+            rankings.append([h.chunk_id for h in self.keywords.search(question, pool, filters)])
+        fused = [cid for cid, _ in reciprocal_rank_fusion(rankings)][: max(k, pool)]
+        if not fused:
+            return []
+        scored = []
+        with self.kb.db.session() as s:
+            # Only the first k are read (the pool is 4k): the next k only when some of them
+            # are missing (a store ahead of the catalogue; repaired at next start).
+            for start in range(0, len(fused), k):
+                ids = fused[start : start + k]
+                by_id = catalogue.chunks_with_documents(s, ids)
+                for cid in ids:
+                    if cid in by_id:
+                        chunk, doc = by_id[cid]
+                        cosine = float(np.frombuffer(chunk.embedding, dtype=np.float32) @ vector)
+                        scored.append((chunk, doc, cosine))
+                if len(scored) >= k:
+                    break
+        scored = scored[:k]
+        if cut and scored:
+            best = max(c for _, _, c in scored)
+            low = cfg.min_score if min_score is None else min_score
+            margin = cfg.relative_margin if relative_margin is None else relative_margin
+            floor = max(low, best - margin)
+            # A passage holding every name the question asks about bears on it, however low its
+            # cosine (a table chunk scores 0.10-0.15 against "What is Helen Okafor's role?"): it
+            # is exempt from min_score, not from the margin, which keeps out near-miss passages
+            # (SQuAD's "Who did King Charles III swear fealty to?" names him in a passage where
+            # Rollo swears fealty to him; given it, the 1.5B answered "King Charles III").
+            names = names_in(question)
+            scored = [
+                item
+                for item in scored
+                if item[2] >= floor or (item[2] >= best - margin and holds_all(names, item[0].text))
+            ]
+        return [
+            Passage(
+                number=i,
+                chunk_id=chunk.id,
+                document_id=doc.id,
+                path=doc.path,
+                file_type=doc.file_type,
+                provenance=dict(chunk.provenance or {}),
+                score=round(cosine, 4),
+                text=chunk.text,
+            )
+            for i, (chunk, doc, cosine) in enumerate(scored, start=1)
+        ]

@@ -77,10 +77,11 @@ class Hearth:
         return VoiceService(self.speech, self.answers)
 
     @classmethod
-    def start(cls, settings: HearthSettings) -> Hearth:
+    def start(cls, settings: HearthSettings, plan: MemoryPlan | None = None) -> Hearth:
         """Plan memory (refuse when over budget), migrate and repair the stores, load and warm
-        up the embedder and every model."""
-        plan = plan_from_settings(settings)
+        up the embedder and every model. ``plan``: the plan the caller computed already (``hearth
+        serve`` does, to refuse before the app is built), so it is computed once at start."""
+        plan = plan or plan_from_settings(settings)
         if not plan.fits:
             raise ConfigError(plan.advice(), field="memory_budget")
         rss_start = current_rss()

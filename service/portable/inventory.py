@@ -28,6 +28,7 @@ BUNDLED_KIND = {
     "all-MiniLM-L6-v2": ("embedder", "model.safetensors"),
     "whisper-tiny.en": ("speech", "model.bin"),
     "en_US-joe-medium": ("voice", ""),
+    "ge2e-speaker-encoder": ("speakers", ""),
 }
 
 

@@ -46,6 +46,7 @@ from service.tokens.auth import AuthController, GateMiddleware
 from service.tokens.service import TokenStore
 from service.ui import ui_routes
 from service.viewer.controller import ViewerController
+from service.wholedoc.controller import WholeDocController
 
 
 def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litestar:
@@ -93,6 +94,7 @@ def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litest
             MailController,
             mcp.handler(),
             ViewerController,
+            WholeDocController,
         ],
         # Outermost: a foreign Host or a cross-site change is refused before any token check.
         # Then the token gate, then a NUL in the request's text is a 400 (never Postgres' 500).

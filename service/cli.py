@@ -28,6 +28,7 @@ from service.speakers.commands import speakers
 from service.templates.commands import templates
 from service.tokens.commands import tokens
 from service.viewer.commands import show_command, with_view_urls
+from service.wholedoc.commands import compare_command, extract_command, summarise_command
 
 
 class HearthGroup(click.Group):
@@ -99,6 +100,9 @@ cli.add_command(mail)
 cli.add_command(show_command)
 cli.add_command(speakers)
 cli.add_command(mcp_command)
+cli.add_command(summarise_command)
+cli.add_command(extract_command)
+cli.add_command(compare_command)
 
 
 @cli.command()
@@ -191,6 +195,12 @@ def _refuse_open_bind(settings: HearthSettings, host: str) -> None:
     default=None,
     help="Read the answer aloud into this WAV file instead of playing it (implies --speak).",
 )
+@click.option(
+    "--every",
+    default=None,
+    help='List every WHAT (e.g. "deadline") in whole documents (--document, else --collection).',
+)
+@click.option("--document", "documents", multiple=True, help="With --every: a file, folder or id.")
 @click.pass_obj
 def ask(
     settings: HearthSettings,
@@ -201,9 +211,16 @@ def ask(
     task: str | None,
     speak: bool,
     speak_to: Path | None,
+    every: str | None,
+    documents: tuple[str, ...],
 ) -> None:
     """Answer QUESTION (or the question spoken in --audio FILE), citing sources; --speak reads
-    the answer (not the sources) aloud."""
+    the answer (not the sources) aloud. --every WHAT reads whole documents instead."""
+    if every is not None:  # whole documents: service/wholedoc
+        from service.wholedoc.commands import extract
+
+        extract(settings, every, documents, collection, as_json)
+        return
     from service.answering.orchestration import AskOptions
     from service.state import Hearth
 

@@ -1,0 +1,1 @@
+"""Whole documents: summarise, extract ("every X") and compare by map-reduce over every chunk."""

@@ -1,0 +1,362 @@
+"""Map-reduce over a document's chunks: context-sized groups in order, a map prompt per group,
+reduce prompts until one result fits, every kept line cited to the chunks that support it.
+
+The model is reached through ``generate(messages, max_tokens) -> reply`` and tokens are counted
+with ``count_tokens(text) -> int``, so the logic runs on any runtime (the service passes the
+model queue's; unit tests a scripted one). Each mode is a generator yielding ``(done, total)``
+after each map group (``total`` = groups) and returning its statements; ``stopped()`` is asked
+before and after each model call.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from service.llm.base import ChatMessage
+from service.wholedoc import prompts
+from service.wholedoc.selection import ChunkText, DocumentText
+from service.wholedoc.support import (
+    Unit,
+    clean_line,
+    fold,
+    same_item,
+    sentences,
+    support,
+    units_of,
+    words,
+)
+
+T = TypeVar("T")
+Generate = Callable[[list[ChatMessage], int], str]
+CountTokens = Callable[[str], int]
+Steps = Generator[tuple[int, int], None, T]
+
+#: Tokens a map reply may take; kept free in every group's context.
+MAP_TOKENS = 200
+#: Tokens of excerpts one group holds at most: small models read shorter groups better, and
+#: the cost of prompt evaluation is the same whichever way the chunks are grouped.
+GROUP_TOKENS = 1536
+#: Tokens of the prompts' fixed text and the chat template, and per excerpt's number.
+PROMPT_OVERHEAD = 160
+PER_EXCERPT = 6
+#: Sentences asked per map group and of the final summary.
+MAP_SENTENCES = 4
+FINAL_SENTENCES = 8
+#: Share of a line's content words its supporting sentence must hold.
+MIN_SUPPORT = 0.6
+
+
+class Stopped(Exception):
+    """The run was stopped before its end (nothing is kept)."""
+
+
+@dataclass
+class Statement:
+    """A line of a result and the chunk ids supporting it, in the order first read."""
+
+    text: str
+    chunks: list[int]
+    kind: str = ""  # compare: same, changed, added, removed
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Run:
+    """How a run went: groups read, model calls, statements dropped as unsupported."""
+
+    groups: int = 0
+    calls: int = 0
+    dropped: int = 0
+    reduce_rounds: int = 0
+
+
+def group_budget(n_ctx: int) -> int:
+    """Excerpt tokens one group may hold in a context of ``n_ctx`` tokens."""
+    return max(128, min(GROUP_TOKENS, n_ctx - MAP_TOKENS - PROMPT_OVERHEAD))
+
+
+def pack(items: Sequence[T], size: Callable[[T], int], budget: int) -> list[list[T]]:
+    """Consecutive items in groups of at most ``budget`` (by ``size``; a larger item alone)."""
+    out: list[list[T]] = []
+    used = 0
+    for item in items:
+        n = size(item)
+        if out and used + n <= budget:
+            out[-1].append(item)
+            used += n
+        else:
+            out.append([item])
+            used = n
+    return out
+
+
+def groups(chunks: Sequence[ChunkText], count: CountTokens, budget: int) -> list[list[ChunkText]]:
+    """Consecutive chunks in groups of at most ``budget`` tokens (a larger chunk alone)."""
+    return pack(chunks, lambda c: count(c.text) + PER_EXCERPT, budget)
+
+
+def _lines(reply: str) -> list[str]:
+    """The lines and sentences of a reply, bullets and marks removed."""
+    out = []
+    for line in reply.splitlines():
+        for part in re.split(r"(?<=[.!?])\s+(?=[A-Z])", line):
+            cleaned = clean_line(part)
+            if cleaned and cleaned.upper() != "NONE" and not cleaned.endswith(":"):
+                out.append(cleaned)
+    return out
+
+
+def _haystacks(chunks: Sequence[ChunkText]) -> dict[int, str]:
+    return {c.chunk_id: fold(c.text) for c in chunks}
+
+
+def _add(found: list[Statement], new: Statement) -> bool:
+    """Add ``new`` unless an equal statement is there (its citations merged); True if added."""
+    for old in found:
+        if same_item(old.text, new.text):
+            old.chunks += [c for c in new.chunks if c not in old.chunks]
+            return False
+    found.append(new)
+    return True
+
+
+class MapReduce:
+    """One run of a mode over chosen documents."""
+
+    def __init__(
+        self,
+        generate: Generate,
+        count: CountTokens,
+        n_ctx: int,
+        stopped: Callable[[], bool] | None = None,
+    ) -> None:
+        self.generate = generate
+        self.count = count
+        self.n_ctx = n_ctx
+        self.budget = group_budget(n_ctx)
+        self.stopped = stopped or (lambda: False)
+        self.run = Run()
+
+    def _call(self, messages: list[ChatMessage], max_tokens: int) -> str:
+        if self.stopped():
+            raise Stopped("stopped")
+        reply = self.generate(messages, max_tokens)
+        self.run.calls += 1
+        if self.stopped():
+            raise Stopped("stopped")
+        return reply
+
+    def _reply_tokens(self, group: list[ChunkText]) -> int:
+        """Tokens a map reply may take: :data:`MAP_TOKENS`, or fewer for a short group (a reply
+        restating or copying its excerpts needs no more than they hold)."""
+        return min(MAP_TOKENS, max(64, sum(self.count(c.text) for c in group)))
+
+    def plan(self, documents: Sequence[DocumentText]) -> list[list[ChunkText]]:
+        """The map groups of ``documents``: each document's chunks in order, never mixed."""
+        out: list[list[ChunkText]] = []
+        for doc in documents:
+            out += groups(doc.chunks, self.count, self.budget)
+        return out
+
+    # -- summarise -----------------------------------------------------------------------
+
+    def summarise(self, documents: Sequence[DocumentText]) -> Steps[list[Statement]]:
+        """Cited sentences summarising every chunk of ``documents``."""
+        planned = self.plan(documents)
+        self.run.groups = len(planned)
+        found: list[Statement] = []
+        for done, group in enumerate(planned, start=1):
+            reply = self._call(
+                prompts.summarise_messages([c.text for c in group], MAP_SENTENCES),
+                self._reply_tokens(group),
+            )
+            kept = self._grounded(
+                _lines(reply), units_of((c.chunk_id, c.text) for c in group), _haystacks(group)
+            )
+            if not kept:  # nothing the model wrote holds: the group's lead sentence stands in
+                lead = next((s for c in group for s in sentences(c.text)[:1]), "")
+                kept = [Statement(lead, [group[0].chunk_id])] if lead else []
+            for statement in kept:
+                _add(found, statement)
+            yield done, len(planned)
+        texts = {c.chunk_id: fold(c.text) for d in documents for c in d.chunks}
+        return self._reduce(found, texts)
+
+    def _grounded(
+        self, lines: list[str], units: list[Unit], haystacks: dict[int, str]
+    ) -> list[Statement]:
+        kept: list[Statement] = []
+        for line in lines:
+            found = support(line, units, haystacks)
+            if found is None or found.score < MIN_SUPPORT:
+                self.run.dropped += 1
+                continue
+            _add(kept, Statement(line, list(found.unit.keys)))
+        return kept
+
+    def _reduce(self, statements: list[Statement], texts: dict[int, str]) -> list[Statement]:
+        """Reduce prompts over batches of statements until one batch gives the summary."""
+        while len(statements) > FINAL_SENTENCES:
+            batches = self._batches(statements)
+            self.run.reduce_rounds += 1
+            reduced: list[Statement] = []
+            for batch in batches:
+                n = FINAL_SENTENCES if len(batches) == 1 else MAP_SENTENCES
+                reply = self._call(prompts.reduce_messages([s.text for s in batch], n), MAP_TOKENS)
+                units = [Unit(s.text, tuple(s.chunks)) for s in batch]
+                hay = {k: v for s in batch for k in s.chunks if (v := texts.get(k))}
+                kept = self._grounded(_lines(reply), units, hay) or batch[:n]
+                for statement in kept:
+                    _add(reduced, statement)
+            if len(reduced) >= len(statements):  # the model did not shorten: stop here
+                return statements
+            statements = reduced
+        return statements
+
+    def _batches(self, statements: list[Statement]) -> list[list[Statement]]:
+        return pack(statements, lambda s: self.count(s.text) + PER_EXCERPT, self.budget)
+
+    # -- extract -------------------------------------------------------------------------
+
+    def extract(self, documents: Sequence[DocumentText], what: str) -> Steps[list[Statement]]:
+        """Every ``what`` in ``documents``: one item per supporting sentence, deduplicated, in
+        document order; an item the model wrote that no sentence supports is dropped."""
+        planned = self.plan(documents)
+        self.run.groups = len(planned)
+        terms = _terms(what)
+        found: list[Statement] = []
+        for done, group in enumerate(planned, start=1):
+            units = units_of((c.chunk_id, c.text) for c in group)
+            reply = self._call(
+                prompts.extract_messages([c.text for c in group], what),
+                self._reply_tokens(group),
+            )
+            hits: list[Unit] = []
+            for line in _lines(reply):
+                best = support(line, units, _haystacks(group))
+                if best is None or best.score < MIN_SUPPORT:
+                    self.run.dropped += 1
+                    continue
+                hits.append(best.unit)
+            # Sentences naming what is asked for are items too, whether the model copied them
+            # or not (a small model skips some; every chunk is read either way).
+            hits += [u for u in units if terms and _names_all(terms, u.text)]
+            for unit in sorted(set(hits), key=units.index):
+                _add(found, Statement(unit.text, list(unit.keys)))
+            yield done, len(planned)
+        return found
+
+    # -- compare -------------------------------------------------------------------------
+
+    def compare(
+        self, a: DocumentText, b: DocumentText
+    ) -> Steps[tuple[list[Statement], list[Statement]]]:
+        """What changed from ``a`` to ``b`` (each change cited to both sides) and a cited
+        overview of the changes written by the model."""
+        left, right = _doc_units(a), _doc_units(b)
+        self.run.groups = 1
+        changes = _diff(left, right)
+        yield 1, 1
+        different = [c for c in changes if c.kind != "same"]
+        if not different:
+            return changes, []
+        texts = {c.chunk_id: fold(c.text) for d in (a, b) for c in d.chunks}
+        lines = [_change_line(c) for c in different]
+        overview: list[Statement] = []
+        for start in range(0, len(lines), 24):
+            part = different[start : start + 24]
+            reply = self._call(
+                prompts.compare_messages(lines[start : start + 24], MAP_SENTENCES), MAP_TOKENS
+            )
+            units = [Unit(_change_line(c), tuple(c.chunks)) for c in part]
+            hay = {k: v for c in part for k in c.chunks if (v := texts.get(k))}
+            for statement in self._grounded(_lines(reply), units, hay):
+                _add(overview, statement)
+        return changes, overview
+
+
+def _terms(what: str) -> list[str]:
+    """The stems of what an extract asks for ("deadlines" -> "deadline")."""
+    out = []
+    for word in sorted(words(what)):
+        for suffix in ("ies", "es", "s"):
+            if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+                word = word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+                break
+        out.append(word)
+    return out
+
+
+def _names_all(terms: list[str], text: str) -> bool:
+    folded = fold(text)
+    return all(re.search(rf"(?<!\w){re.escape(t)}", folded) for t in terms)
+
+
+def _doc_units(doc: DocumentText) -> list[Unit]:
+    """A document's sentences in order, once each (overlapping chunks repeat some)."""
+    seen: set[str] = set()
+    out = []
+    for unit in units_of((c.chunk_id, c.text) for c in doc.chunks):
+        key = " ".join(fold(unit.text).split())
+        if key not in seen:
+            seen.add(key)
+            out.append(unit)
+    return out
+
+
+def _similar(a: str, b: str) -> float:
+    wa, wb = words(a), words(b)
+    return len(wa & wb) / max(1, len(wa | wb))
+
+
+def _diff(left: list[Unit], right: list[Unit]) -> list[Statement]:
+    """Sentences the same, changed (paired by shared words), removed and added."""
+    keys_l = [" ".join(fold(u.text).split()) for u in left]
+    keys_r = [" ".join(fold(u.text).split()) for u in right]
+    out: list[Statement] = []
+    matcher = difflib.SequenceMatcher(a=keys_l, b=keys_r, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            out += [
+                Statement(u.text, list(u.keys) + list(right[j1 + k].keys), "same")
+                for k, u in enumerate(left[i1:i2])
+            ]
+            continue
+        olds, news = left[i1:i2], right[j1:j2]
+        paired: set[int] = set()
+        for old in olds:
+            scored = [
+                (_similar(old.text, n.text), j) for j, n in enumerate(news) if j not in paired
+            ]
+            score, j = max(scored, default=(0.0, -1))
+            if score >= 0.4:
+                paired.add(j)
+                new = news[j]
+                out.append(
+                    Statement(
+                        new.text,
+                        [*old.keys, *new.keys],
+                        "changed",
+                        {"before": old.text, "after": new.text},
+                    )
+                )
+            else:
+                out.append(Statement(old.text, list(old.keys), "removed", {"before": old.text}))
+        out += [
+            Statement(n.text, list(n.keys), "added", {"after": n.text})
+            for j, n in enumerate(news)
+            if j not in paired
+        ]
+    return out
+
+
+def _change_line(change: Statement) -> str:
+    if change.kind == "changed":
+        return f"Before: {change.extra['before']} After: {change.extra['after']}"
+    if change.kind == "removed":
+        return f"Removed: {change.extra['before']}"
+    return f"Added: {change.extra['after']}"

@@ -1,0 +1,109 @@
+"""Whole-document logic without a model: grouping to the context, grounding of model lines,
+deduplication, the sentence diff of compare, and which questions take a whole-document mode."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import TypeVar
+
+from service.wholedoc.intent import detect
+from service.wholedoc.mapreduce import MapReduce, group_budget, groups
+from service.wholedoc.selection import ChunkText, DocumentText
+from service.wholedoc.support import Unit, fold, support, units_of
+
+T = TypeVar("T")
+NAMES = ["annual-report-2023.pdf", "policy-2022.md", "policy-2023.md", "notes.txt"]
+
+
+def chunk(i: int, text: str, doc: int = 1) -> ChunkText:
+    return ChunkText(100 * doc + i, doc, i, f"/d/doc{doc}.md", text, {"page": i + 1})
+
+
+def words(text: str) -> int:
+    return len(text.split())
+
+
+def test_groups_keep_order_and_fit_the_budget() -> None:
+    chunks = [chunk(i, "word " * 40) for i in range(10)]
+    planned = groups(chunks, words, 100)
+    assert [c for g in planned for c in g] == chunks
+    assert all(sum(words(c.text) + 6 for c in g) <= 100 for g in planned)
+    assert group_budget(4096) == 1536 and group_budget(560) == 200 and group_budget(300) == 128
+
+
+def test_a_line_is_supported_only_when_its_names_and_numbers_are_in_the_chunk() -> None:
+    units = units_of([(1, "The permit must be filed by 14 March 2027."), (2, "Rent rises in May.")])
+    hay = {1: fold("The permit must be filed by 14 March 2027."), 2: fold("Rent rises in May.")}
+    found = support("14 March 2027", units, hay)
+    assert found is not None and found.unit.keys == (1,) and found.score == 1.0
+    assert support("The permit must be filed by 14 March 2029", units, hay) is None
+    assert support("The Harbour permit is filed", units, hay) is None  # Harbour is in no chunk
+
+
+def scripted(replies: list[str]) -> MapReduce:
+    answers = iter(replies)
+    return MapReduce(lambda messages, n: next(answers), words, 560)
+
+
+def drain(steps: Generator[tuple[int, int], None, T]) -> T:
+    result: list[T] = []
+
+    def collect() -> Generator[tuple[int, int], None, None]:
+        result.append((yield from steps))
+
+    for _ in collect():
+        pass
+    return result[0]
+
+
+def test_extract_drops_unsupported_items_and_merges_duplicates() -> None:
+    doc = DocumentText(
+        1,
+        "/d/doc1.md",
+        "sha",
+        (
+            chunk(0, "Invoice 17 from Acme Ltd is due on 3 June. The van is blue."),
+            chunk(1, "Invoice 17 from Acme Ltd is due on 3 June. Invoice 18 from Birch is paid."),
+        ),
+    )
+    runner = scripted(["- Invoice 17 from Acme Ltd [1]\n- Invoice 99 from Zeta [2]"] * 2)
+    runner.budget = 20  # one chunk a group
+    items = drain(runner.extract([doc], "invoices"))
+    texts = [i.text for i in items]
+    assert texts[0] == "Invoice 17 from Acme Ltd is due on 3 June." and items[0].chunks == [
+        100,
+        101,
+    ]
+    assert "Invoice 18 from Birch is paid." in texts  # named "invoice": listed though not copied
+    assert not any("Zeta" in t for t in texts) and runner.run.dropped == 2
+
+
+def test_compare_pairs_changed_sentences_and_cites_both_sides() -> None:
+    a = DocumentText(1, "/a.md", "x", (chunk(0, "Notice is thirty days. Pay is monthly.", 1),))
+    b = DocumentText(
+        2, "/b.md", "y", (chunk(0, "Notice is sixty days. Pay is monthly. Pets are allowed.", 2),)
+    )
+    runner = scripted(["Notice went from thirty to sixty days [1]."])
+    changes, overview = drain(runner.compare(a, b))
+    kinds = {c.kind: c for c in changes}
+    assert kinds["changed"].extra == {
+        "before": "Notice is thirty days.",
+        "after": "Notice is sixty days.",
+    }
+    assert kinds["changed"].chunks == [100, 200] and kinds["same"].chunks == [100, 200]
+    assert kinds["added"].text == "Pets are allowed."
+    assert overview and overview[0].chunks == [100, 200]
+
+
+def test_questions_naming_a_document_take_its_mode() -> None:
+    summary = detect("Summarise annual-report-2023.pdf for me", NAMES)
+    assert summary is not None and summary.mode == "summarise"
+    assert summary.documents == ("annual-report-2023.pdf",)
+    every = detect("List every deadline in notes.txt", NAMES)
+    assert every is not None and every.mode == "extract" and every.what == "deadline"
+    compare = detect("What changed between policy-2022 and policy-2023?", NAMES)
+    assert compare is not None and compare.mode == "compare"
+    assert compare.documents == ("policy-2022.md", "policy-2023.md")
+    assert detect("Summarise the history of Rome", NAMES) is None  # no document named
+    assert detect("What does notes.txt say about bananas?", NAMES) is None  # a lookup
+    assert Unit("x", (1,)).keys == (1,)

@@ -181,8 +181,10 @@ class ModelEntry(BaseModel):
     )
     n_ctx: int | None = Field(None, ge=256, le=131072, description="Context; default llm.n_ctx.")
     kv_type: KVType | None = Field(None, description="KV cache type; default llm.kv_type.")
-    backend: Literal["local", "openai"] | None = Field(
-        None, description="local (llama.cpp in process) or openai (HTTP); default llm.backend."
+    backend: str | None = Field(
+        None,
+        description="local (llama.cpp in process), openai (HTTP) or a plugin's runtime; "
+        "default llm.backend.",
     )
     url: str | None = Field(None, description="Base URL of the OpenAI-compatible server.")
 
@@ -250,8 +252,10 @@ class LLMSettings(BaseModel):
     request_timeout_s: float = Field(
         300.0, gt=0, description="A request waiting plus generating longer than this is stopped."
     )
-    backend: Literal["local", "openai"] = Field(
-        "local", description="local: llama.cpp in process; openai: an OpenAI-compatible server."
+    backend: str = Field(
+        "local",
+        description="local: llama.cpp in process; openai: an OpenAI-compatible server; or the "
+        "name of a runtime a plugin registers (core/plugins.py).",
     )
     remote_url: str | None = Field(
         None, description="Base URL of the OpenAI-compatible server (e.g. http://127.0.0.1:8080)."

@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from sqlalchemy import func, inspect, select
-
 from core.bundled import (
     PACKAGED,
     PACKAGED_SHA256,
@@ -87,18 +85,13 @@ def answered_with(settings: HearthSettings) -> list[tuple[str, str, int]]:
     path = settings.data_dir / "catalogue.db"
     if settings.database_url is None and not path.is_file():
         return []
-    from core.db.answers import AnswerRecord
+    from core import catalogue
     from core.db.session import Database
 
     db = Database(settings.sqlalchemy_url)
     try:
-        if not inspect(db.engine).has_table(AnswerRecord.__tablename__):
-            return []
         with db.session() as s:
-            query = select(AnswerRecord.model, AnswerRecord.model_sha256, func.count()).group_by(
-                AnswerRecord.model, AnswerRecord.model_sha256
-            )
-            return [(str(m), str(h), int(n)) for m, h, n in s.execute(query).all()]
+            return catalogue.models_answered(s)
     finally:
         db.dispose()
 

@@ -28,6 +28,7 @@ from service.csp import add_security_headers
 from service.errors import EXCEPTION_HANDLERS
 from service.evaluation.controller import EvaluationController
 from service.library.controller import CollectionController, DocumentController
+from service.llm.planner import MemoryPlan
 from service.mail.controller import MailController
 from service.mail.service import MailService
 from service.mcp.transports import HttpMount
@@ -36,8 +37,8 @@ from service.openai_compat.audio import OpenAIAudioController
 from service.openai_compat.controller import OpenAIController
 from service.security.guard import RequestGuard
 from service.security.nul import NulGuard
-from service.state import Hearth, start_watcher
 from service.speakers.controller import SpeakerController
+from service.state import Hearth, start_watcher
 from service.system.controller import SystemController
 from service.system.health_controller import HealthController
 from service.system.metrics_controller import MetricsController
@@ -49,13 +50,16 @@ from service.viewer.controller import ViewerController
 from service.wholedoc.controller import WholeDocController
 
 
-def create_app(settings: HearthSettings, hearth: Hearth | None = None) -> Litestar:
-    """Build the app; the knowledge base and model load at start-up unless ``hearth`` is given."""
+def create_app(
+    settings: HearthSettings, hearth: Hearth | None = None, plan: MemoryPlan | None = None
+) -> Litestar:
+    """Build the app; the knowledge base and model load at start-up unless ``hearth`` is given
+    (``plan``: the memory plan already computed, passed to :meth:`Hearth.start`)."""
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         own = hearth is None
-        app.state.hearth = hearth or await to_thread.run_sync(Hearth.start, settings)
+        app.state.hearth = hearth or await to_thread.run_sync(Hearth.start, settings, plan)
         app.state.metrics.bind(app.state.hearth)
         app.state.tokens = TokenStore(app.state.hearth.kb.db)
         app.state.started_at = time.time()

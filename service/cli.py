@@ -138,7 +138,7 @@ def serve(settings: HearthSettings, host: str | None, port: int | None) -> None:
         f"{settings.data_dir}); loading...",
         err=True,
     )
-    app = create_app(settings)
+    app = create_app(settings, plan=plan)
 
     def stop_generations() -> int:
         hearth = getattr(app.state, "hearth", None)

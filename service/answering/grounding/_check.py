@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from core.evalmetrics import DONT_KNOW, is_abstention
 from core.text import CITE, NUMBER, WORD, asked_numbers, cited_numbers, claims, fold, present
 from service.answering.grounding._numbers import near_misses, unbound
+from service.answering.grounding._references import references
 from service.answering.grounding._relations import unlinked
 
 _LATIN = re.compile(r"[A-Za-z\u00C0-\u024F]")
@@ -208,6 +209,7 @@ def check(
     # token budget may have lost the sentence naming it ("Article 34" ... "It also means ...").
     chunks = fold(" ".join([*passages.values(), *whole]))
     asked = {fold(c) for c in claims(question)}
+    named = references(claims(question), (labels or {}).values())  # "the Word document"
     unsupported: list[str] = []
     miscited: list[str] = []
     for c in claims(answer):
@@ -217,9 +219,13 @@ def check(
             miscited.append(c)
         elif latin or not _LATIN.search(c) or NUMBER.fullmatch(c):
             unsupported.append(c)
-    found = [c for c in claims(answer) if fold(c) in asked and not present(c, chunks)]
+    found = [
+        c
+        for c in claims(answer)
+        if fold(c) in asked and fold(c) not in named and not present(c, chunks)
+    ]
     for number in asked_numbers(question):  # "in 2027": no passage can answer for that year
-        if not present(number, chunks):
+        if not present(number, chunks) and not any(number in n for n in named):
             found.append(max((c for c in claims(question) if number in c), key=len, default=number))
     unmentioned = list(dict.fromkeys(c for c in found if not any(c != o and c in o for o in found)))
     misses: list[str] = []

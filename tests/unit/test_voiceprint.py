@@ -1,0 +1,73 @@
+"""The GE2E encoder rebuilt in torch (core/voiceprint.py) and the clustering logic of
+ingest/speakers/diarize.py, on small inputs."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from core import bundled
+from core.errors import ModelError
+from core.settings import DiarizationSettings
+from core.speech import Segment
+from core.voiceprint import EMBEDDING_SIZE, SpeakerEncoder, mel_filters
+from ingest.speakers.diarize import Turn, assign, cluster
+
+
+def test_mel_filters_match_faster_whispers_librosa_copy() -> None:
+    from faster_whisper.feature_extractor import FeatureExtractor
+
+    ours = mel_filters()
+    theirs = FeatureExtractor.get_mel_filters(16_000, 400, 40)
+    assert ours.shape == (40, 201) and np.allclose(ours, theirs, atol=1e-7)
+
+
+def test_embeddings_are_unit_vectors_and_tell_a_tone_from_noise() -> None:
+    t = np.arange(3 * 16_000) / 16_000
+    tone = (0.3 * np.sin(2 * np.pi * 220 * t)).astype(np.float32)
+    noise = np.random.default_rng(0).normal(0, 0.1, len(t)).astype(np.float32)
+    enc = SpeakerEncoder(DiarizationSettings())
+    a = enc.embed(tone, [0, 50, 100])
+    b = enc.embed(noise, [0])
+    assert a.shape == (3, EMBEDDING_SIZE) and np.allclose(np.linalg.norm(a, axis=1), 1, atol=1e-5)
+    assert float(a[0] @ a[1]) > float(a[0] @ b[0])
+
+
+def test_altered_weights_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = bundled.packaged_path("ge2e-speaker-encoder")
+    fake = tmp_path / "resemblyzer"
+    fake.mkdir()
+    shutil.copy(real, fake / "pretrained.pt")
+    with (fake / "pretrained.pt").open("r+b") as fh:
+        fh.seek(1000)
+        fh.write(b"\x00\x01\x02")
+    monkeypatch.setattr(bundled, "package_dir", lambda name: fake)
+    with pytest.raises(ModelError, match="does not match its published sha256"):
+        SpeakerEncoder(DiarizationSettings()).embed(np.zeros(32_000, np.float32), [0])
+
+
+def _voices(n: int, per: int, seed: int = 1) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(size=(n, 16))
+    rows = [c + rng.normal(scale=0.2, size=(per, 16)) for c in centres]
+    out = np.concatenate(rows)
+    return out / np.linalg.norm(out, axis=1, keepdims=True)
+
+
+def test_cluster_estimates_the_count_and_a_setting_fixes_it() -> None:
+    three = _voices(3, 12)
+    assert sorted(set(cluster(three, 0, 0.33))) == [0, 1, 2]
+    assert cluster(three, 0, 0.33)[:12] == [0] * 12  # numbered in order of first appearance
+    assert len(set(cluster(three, 2, 0.33))) == 2
+    assert set(cluster(_voices(1, 20), 0, 0.33)) == {0}
+    assert cluster(three[:1], 0, 0.33) == [0]
+
+
+def test_a_segment_goes_to_who_talks_most_in_it() -> None:
+    turns = [Turn(0.0, 4.0, 1), Turn(4.2, 9.0, 2), Turn(9.5, 12.0, 1)]
+    segs = [Segment(0.5, 3.0, "a"), Segment(3.5, 8.0, "b"), Segment(9.3, 9.45, "c")]
+    assert assign(segs, turns) == [1, 2, 1]
+    assert assign(segs, []) == [1, 1, 1]

@@ -235,6 +235,9 @@ class ModelPool:
                 if stop.is_set() or ticket.expired():
                     outcome = "cancelled" if stop.is_set() else "timeout"
                     break
+            else:  # the runtime ended its stream: stopped before a piece came (a remote one)
+                if stop.is_set():
+                    outcome = "cancelled"
             if first is not None and stats.tokens > 1:
                 stats.tokens_per_s = round(
                     (stats.tokens - 1) / max(time.perf_counter() - first, 1e-9), 2

@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from core.bundled import resolve_llm
+from core.errors import ModelError
 from core.settings import HearthSettings
 from service.llm.base import SamplingParams
 from service.llm.planner import plan_from_settings
@@ -108,6 +109,49 @@ def test_stop_event_ends_the_stream(remote_url: str) -> None:
             if len(got) == 3:
                 stop.set()
         assert len(got) == 3
+    finally:
+        rt.close()
+
+
+STORY = [{"role": "user", "content": "Tell a long story about a lighthouse keeper."}]
+
+
+def test_counting_tokens_while_streaming_does_not_cut_the_answer(remote_url: str) -> None:
+    """llama_cpp.server cuts the stream it serves short when another request arrives; the
+    runtime's own token counts (another request's context check) must not be that request."""
+    rt = OpenAIRuntime("remote", "smol", remote_url, 2048, timeout_s=120)
+    try:
+        exact = rt.count_tokens("The keeper counted the ships that passed the rock. " * 4)
+        counted: list[int] = []
+        pieces: list[str] = []
+        for piece in rt.stream_chat(
+            STORY, SamplingParams(max_tokens=80, seed=1), threading.Event()
+        ):
+            pieces.append(piece)
+            if len(pieces) in (3, 6, 9):
+                counted.append(
+                    rt.count_tokens("The keeper counted the ships that passed the rock. " * 4)
+                )
+        assert len(pieces) > 20, pieces  # cut after a few pieces before
+        # Estimated from the exact counts' characters per token, never under the exact count.
+        assert all(exact <= n <= exact * 1.3 for n in counted), (exact, counted)
+    finally:
+        rt.close()
+
+
+def test_a_stream_cut_short_by_the_server_is_an_error_not_an_answer(remote_url: str) -> None:
+    """Another client's request interrupts the stream (``[DONE]`` without a finish reason):
+    a ModelError naming the server and the cause, not a short answer taken for whole."""
+    rt = OpenAIRuntime("remote", "smol", remote_url, 2048, timeout_s=120)
+    got: list[str] = []
+    try:
+        with pytest.raises(ModelError, match=r"without a finish reason.*interrupt_requests"):
+            for piece in rt.stream_chat(STORY, SamplingParams(max_tokens=80), threading.Event()):
+                got.append(piece)
+                if len(got) == 3:
+                    other = httpx.post(f"{remote_url}/extras/tokenize", json={"input": "hi"})
+                    assert other.status_code == 200
+        assert 3 <= len(got) < 40, got
     finally:
         rt.close()
 

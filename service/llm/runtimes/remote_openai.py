@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -13,6 +14,9 @@ import httpx
 from core.errors import ModelError, UnavailableError
 from service.llm.base import ChatMessage, SamplingParams
 
+#: An estimated token count is this much over the characters' share (context fitting errs long).
+ESTIMATE_MARGIN = 1.15
+
 
 class OpenAIRuntime:
     """Streams chat completions from ``{url}/v1/chat/completions``; nothing loads in process.
@@ -21,6 +25,13 @@ class OpenAIRuntime:
     that rejects that form (llama-cpp-python's ``llama_cpp.server`` accepts only ``text`` and
     ``json_object``) is asked again with the llama.cpp form
     ``{"type": "json_object", "schema": ...}``, and that form is used for it from then on.
+
+    A server may serve one request at a time and cut the one it is streaming short when another
+    arrives (llama-cpp-python's ``llama_cpp.server`` does so by default, ``interrupt_requests``:
+    it sends ``[DONE]`` with no finish reason). So no token count is sent to the server while this
+    runtime streams from it (the count is then estimated from the characters per token the
+    server's earlier counts showed, with a margin), and a stream that ends without a finish
+    reason is an error, never a complete answer.
     """
 
     def __init__(self, name: str, model: str, url: str, n_ctx: int, timeout_s: float) -> None:
@@ -30,20 +41,33 @@ class OpenAIRuntime:
         self.n_ctx = n_ctx
         self._client = httpx.Client(base_url=self.model_path, timeout=timeout_s)
         self._schema_form = "openai"  # or "llama.cpp" once the server has refused OpenAI's form
+        self._gate = threading.Lock()  # a token count's call, or a stream's start or end
+        self._streams = 0  # completions streaming from the server now
+        self._counted = [0, 0]  # characters and tokens of the server's exact counts so far
 
     def model_sha256(self) -> str:
         """No file here: a stable digest of the server URL and model name stands in."""
         return hashlib.sha256(f"{self.model_path}|{self.remote_model}".encode()).hexdigest()
 
     def count_tokens(self, text: str) -> int:
-        """Tokens by the server's ``/extras/tokenize`` (llama.cpp), else ~4 characters a token."""
-        try:
-            resp = self._client.post("/extras/tokenize", json={"input": text})
-            if resp.status_code == 200:
-                return len(resp.json()["tokens"])
-        except (httpx.HTTPError, KeyError, ValueError):
-            pass
-        return max(1, len(text) // 4)
+        """Tokens by the server's ``/extras/tokenize`` (llama.cpp) when it is not streaming an
+        answer of this runtime; else (or without that route) an estimate from the characters
+        per token its exact counts showed (4 before any), 15% over."""
+        with self._gate:
+            if not self._streams:
+                try:
+                    resp = self._client.post("/extras/tokenize", json={"input": text})
+                    if resp.status_code == 200:
+                        tokens = len(resp.json()["tokens"])
+                        if len(text) >= 64:
+                            self._counted[0] += len(text)
+                            self._counted[1] += tokens
+                        return tokens
+                except (httpx.HTTPError, KeyError, ValueError, TypeError):
+                    pass
+        chars, tokens = self._counted
+        per_token = chars / tokens if tokens else 4.0
+        return max(1, math.ceil(len(text) / per_token * ESTIMATE_MARGIN))
 
     def stream_chat(
         self, messages: list[ChatMessage], params: SamplingParams, stop: threading.Event
@@ -86,6 +110,16 @@ class OpenAIRuntime:
             _Refused: the server answered anything but 200 before streaming.
             UnavailableError: the server could not be reached.
         """
+        with self._gate:
+            self._streams += 1
+        try:
+            yield from self._stream_counted(body, stop)
+        finally:
+            with self._gate:
+                self._streams -= 1
+
+    def _stream_counted(self, body: dict[str, Any], stop: threading.Event) -> Iterator[str]:
+        pieces = 0
         try:
             with self._client.stream("POST", "/v1/chat/completions", json=body) as resp:
                 if resp.status_code != 200:
@@ -95,19 +129,30 @@ class OpenAIRuntime:
                         f"{resp.status_code}: {resp.text[:200]}",
                         resp.text,
                     )
+                finished = False
                 for line in resp.iter_lines():
                     if stop.is_set():
+                        return
+                    event = _event(line)
+                    if event is None:
                         break
-                    piece = _delta(line)
-                    if piece is None:
-                        break
+                    piece, reason = event
+                    finished = finished or reason is not None
                     if piece:
+                        pieces += 1
                         yield piece
         except httpx.HTTPError as exc:
             raise UnavailableError(
                 f"remote model {self.model_name} at {self.model_path} is unreachable: "
                 f"{type(exc).__name__}"
             ) from exc
+        if not finished and not stop.is_set():
+            raise ModelError(
+                f"remote model {self.model_name} at {self.model_path} ended its answer after "
+                f"{pieces} pieces without a finish reason: the server cut it short (llama-cpp-"
+                "python's llama_cpp.server does when another request reaches it; start it with "
+                "--interrupt_requests False)"
+            )
 
     def close(self) -> None:
         """Close the HTTP connection pool."""
@@ -122,15 +167,18 @@ class _Refused(ModelError):
         self.text = text
 
 
-def _delta(line: str) -> str | None:
-    """The content of one SSE line; ``None`` at ``[DONE]``; ``""`` for anything else."""
+def _event(line: str) -> tuple[str, str | None] | None:
+    """One SSE line as (content, finish reason); ``None`` at ``[DONE]``; ``("", None)`` for
+    anything else (comments, keep-alives, chunks without a choice)."""
     if not line.startswith("data:"):
-        return ""
+        return "", None
     data = line[5:].strip()
     if data == "[DONE]":
         return None
     try:
         choice = json.loads(data)["choices"][0]
-    except (ValueError, KeyError, IndexError):
-        return ""
-    return str((choice.get("delta") or {}).get("content") or "")
+    except (ValueError, KeyError, IndexError, TypeError):
+        return "", None
+    reason = choice.get("finish_reason")
+    content = str((choice.get("delta") or {}).get("content") or "")
+    return content, (str(reason) if reason else None)

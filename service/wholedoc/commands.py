@@ -40,7 +40,7 @@ def run_mode(settings: HearthSettings, request: WholeRequest, as_json: bool) -> 
                             unit="chunk",
                             desc=request.mode,
                             file=sys.stderr,
-                            disable=None,
+                            disable=None,  # a bar on a terminal only
                         )
                     bar.update(event.data["chunks_read"] - bar.n)
                 elif event.kind == "done":
@@ -53,6 +53,12 @@ def run_mode(settings: HearthSettings, request: WholeRequest, as_json: bool) -> 
                 bar.close()
     finally:
         hearth.close()
+    if done and not done.get("cached"):
+        seconds = done.get("timings", {}).get("total_s", 0.0)
+        click.echo(
+            f"read {done['chunks_read']} chunks in {done['groups']} group(s), {seconds:.1f} s",
+            err=True,
+        )
     if as_json:
         click.echo(json.dumps(done, ensure_ascii=False, indent=2))
         return done

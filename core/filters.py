@@ -21,11 +21,3 @@ class Filters:
     def active(self) -> bool:
         """True when anything is filtered."""
         return bool(self.collection or self.document_ids or self.file_types)
-
-    def admits(self, document_id: int, collection: str, file_type: str) -> bool:
-        """True when a chunk with this metadata passes the filter."""
-        if self.collection and collection != self.collection:
-            return False
-        if self.document_ids and document_id not in self.document_ids:
-            return False
-        return not (self.file_types and file_type not in self.file_types)

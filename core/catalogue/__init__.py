@@ -1,6 +1,8 @@
 """The one owner of catalogue queries: documents, their chunks and the ingest ledger are read and
 written here (``kinds``: statuses and actions; ``documents``: documents and the ledger;
-``chunks``: chunks and their embeddings; ``versions``: the commit of one ingested version).
+``chunks``: chunks and their embeddings; ``versions``: the commit of one ingested version;
+``whole``: the catalogue as a whole for backup, restore and the bundle: row counts, revision,
+paths and their move, the models that answered).
 
 Every function takes a session the caller opens (``with kb.db.session() as s``), so one
 transaction can hold several steps; callers use ``from core import catalogue`` and
@@ -42,6 +44,15 @@ from core.catalogue.documents import (
 )
 from core.catalogue.kinds import DONE, Action, DocumentStatus
 from core.catalogue.versions import Committed, DocumentVersion, write_version
+from core.catalogue.whole import (
+    all_paths,
+    file_session,
+    models_answered,
+    rebase_paths,
+    schema_revision,
+    table_counts,
+    table_names,
+)
 
 __all__ = [
     "DONE",
@@ -53,6 +64,7 @@ __all__ = [
     "action_counts",
     "add_failed",
     "all_chunk_ids",
+    "all_paths",
     "any_under",
     "chunk_count",
     "chunk_ids_of",
@@ -71,10 +83,16 @@ __all__ = [
     "documents_by_id",
     "documents_in",
     "documents_under",
+    "file_session",
     "ingested_collections",
     "ledger",
+    "models_answered",
     "paths_under",
+    "rebase_paths",
+    "schema_revision",
     "status_counts",
     "stored_embeddings",
+    "table_counts",
+    "table_names",
     "write_version",
 ]

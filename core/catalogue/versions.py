@@ -69,7 +69,7 @@ def write_version(s: Session, version: DocumentVersion) -> Committed:
     doc = document_at(s, version.path)
     known = doc is not None and doc.status in DONE
     if doc is None:
-        doc = Document(path=version.path)
+        doc = Document(path=version.path, status=DocumentStatus.PENDING)
         s.add(doc)
     old_ids = chunk_ids_of(s, [doc.id]) if doc.id is not None else []
     if old_ids:

@@ -53,7 +53,8 @@ class Document(Base):
     sha256: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
     size_bytes: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
     file_type: Mapped[str] = mapped_column(String(32), nullable=False, default="")
-    status: Mapped[str] = mapped_column(String(16), nullable=False, default="pending")
+    # One of core.catalogue.DocumentStatus (set by every writer: core/catalogue/).
+    status: Mapped[str] = mapped_column(String(16), nullable=False)
     error: Mapped[str | None] = mapped_column(Text, nullable=True)
     chunk_count: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)

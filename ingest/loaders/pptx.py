@@ -1,4 +1,4 @@
-"""PowerPoint (.pptx): each slide's text, tables and speaker notes (python-pptx)."""
+"""PowerPoint (.pptx): each slide's text, tables, charts' data and speaker notes (python-pptx)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,50 @@ from core.errors import LoaderError
 from core.types import Section
 from ingest.loaders.base import handles
 from ingest.loaders.encryption import office_package
+from ingest.loaders.tables import row_line
+
+_NS = {
+    "c": "http://schemas.openxmlformats.org/drawingml/2006/chart",
+    "a": "http://schemas.openxmlformats.org/drawingml/2006/main",
+}
+
+
+def _xpath(element: Any, path: str) -> list[Any]:
+    from lxml import etree
+
+    return list(etree.XPath(path, namespaces=_NS)(element))
+
+
+def _text(element: Any, path: str) -> str:
+    return " ".join(" ".join(str(t) for t in _xpath(element, path)).split())
+
+
+def chart_lines(space: Any) -> list[str]:
+    """A chart's numbers as table rows, read from its XML (``c:chartSpace``) whatever the chart
+    type (python-pptx's plots refuse 3-D ones): the title, then one row per series, its values
+    under their categories ("Series: Sales | 2021: 150 | 2022: 175")."""
+    title = _text(space, "./c:chart/c:title//a:t/text()")
+    lines = []
+    for number, series in enumerate(_xpath(space, ".//c:ser"), start=1):
+        name = _text(series, "./c:tx//c:v/text()") or f"series {number}"
+        cats = {pt.get("idx"): _text(pt, "./c:v/text()") for pt in _xpath(series, "./c:cat//c:pt")}
+        vals = [
+            (pt.get("idx"), _text(pt, "./c:v/text()")) for pt in _xpath(series, "./c:val//c:pt")
+        ]
+        header = ["Series", *(cats.get(i) or f"point {i}" for i, _ in vals)]
+        lines.append(row_line(header, [name, *(_number(v) for _, v in vals)]))
+    if lines and title:
+        lines.insert(0, f"Chart: {title}")
+    return lines
+
+
+def _number(value: str) -> str:
+    """A chart value as a person writes it: ``120.0`` -> ``120``."""
+    try:
+        number = float(value)
+    except ValueError:
+        return value
+    return str(int(number)) if number.is_integer() else value
 
 
 def _shape_lines(shape: Any) -> Iterator[str]:
@@ -28,6 +72,8 @@ def _shape_lines(shape: Any) -> Iterator[str]:
             cells = [cell.text.strip() for cell in row.cells]
             if any(cells):
                 yield " | ".join(cells)
+    if getattr(shape, "has_chart", False) and shape.has_chart:
+        yield from chart_lines(shape.chart._chartSpace)
 
 
 @handles("pptx", (".pptx",))

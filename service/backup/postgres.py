@@ -25,7 +25,9 @@ from pathlib import Path
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.orm import Session
 
+from core import catalogue
 from core.errors import ConfigError, InvalidInputError, LoaderError
 
 DUMP = "catalogue.dump"
@@ -144,14 +146,7 @@ def restore_dump(url: str, dump: Path, old: str, new: str) -> None:
           str(dump)], url, "pg_restore")  # fmt: skip
     engine = sa.create_engine(url)
     try:
-        with engine.begin() as conn:
-            for table in ("documents", "ingest_ledger"):
-                conn.execute(
-                    sa.text(
-                        f'UPDATE "{table}" SET path = CAST(:new AS text) || substr(path, :start) '
-                        "WHERE substr(path, 1, :n) = :old"
-                    ),
-                    {"new": new, "start": len(old) + 1, "n": len(old), "old": old},
-                )
+        with Session(engine) as s, s.begin():
+            catalogue.rebase_paths(s, old, new)
     finally:
         engine.dispose()

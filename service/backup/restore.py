@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import json
 import shutil
-import sqlite3
-from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+from core import catalogue
 from core.bundled import sha256_file
 from core.errors import InvalidInputError, LoaderError
 from core.knowledge import KnowledgeBase
@@ -40,16 +39,6 @@ def read_manifest(src: Path) -> dict[str, Any]:
         if path.stat().st_size != info["size"] or sha256_file(path) != info["sha256"]:
             raise LoaderError(f"{path}: size or sha256 differs from the manifest", field="SRC")
     return manifest
-
-
-def _move_paths(catalogue: Path, old: str, new: str) -> None:
-    """Point uploaded files' paths at the new data directory (documents and the ledger)."""
-    with closing(sqlite3.connect(catalogue)) as db, db:
-        for table in ("documents", "ingest_ledger"):
-            db.execute(
-                f'UPDATE "{table}" SET path = ? || substr(path, ?) WHERE substr(path, 1, ?) = ?',
-                (new, len(old) + 1, len(old), old),
-            )
 
 
 def restore(settings: HearthSettings, src: Path) -> dict[str, Any]:
@@ -82,7 +71,8 @@ def restore(settings: HearthSettings, src: Path) -> dict[str, Any]:
         target = sqlite_path(settings)
         tmp = target.with_suffix(".restoring")
         shutil.copyfile(src / CATALOGUE, tmp)
-        _move_paths(tmp, old_uploads, new_uploads)
+        with catalogue.file_session(tmp) as s:  # uploaded files' paths into the new directory
+            catalogue.rebase_paths(s, old_uploads, new_uploads)
         tmp.replace(target)
     for rel in manifest["files"]:
         if rel.startswith(UPLOADS + "/"):

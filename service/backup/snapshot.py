@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import sqlalchemy as sa
+from sqlalchemy.orm import Session
 
+from core import catalogue
 from core.bundled import sha256_file
 from core.errors import ConfigError, InvalidInputError
 from core.settings import HearthSettings
@@ -62,16 +63,6 @@ def sqlite_path(settings: HearthSettings) -> Path:
     return Path(url.removeprefix("sqlite:///"))
 
 
-def table_counts(db: sqlite3.Connection) -> dict[str, int]:
-    """Rows per counted table present in the database."""
-    names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    return {
-        t: int(db.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0])
-        for t in COUNTED
-        if t in names
-    }
-
-
 def _empty_dest(dest: Path) -> None:
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
         raise InvalidInputError(f"DEST: {dest} exists and is not an empty folder", field="DEST")
@@ -90,10 +81,10 @@ def _sqlite_snapshot(
         closing(sqlite3.connect(target)) as out,
     ):
         src.backup(out)  # one consistent state, even while the server commits
-    with closing(sqlite3.connect(target)) as db:
-        counts = table_counts(db)
-        revision = db.execute("SELECT version_num FROM alembic_version").fetchone()[0]
-        paths = [r[0] for r in db.execute("SELECT path FROM documents")]
+    with catalogue.file_session(target) as s:
+        counts = catalogue.table_counts(s, COUNTED)
+        revision = catalogue.schema_revision(s)
+        paths = catalogue.all_paths(s)
     return CATALOGUE, counts, revision, paths
 
 
@@ -101,22 +92,20 @@ def _postgres_snapshot(
     settings: HearthSettings, dest: Path
 ) -> tuple[str, dict[str, int], str, list[str]]:
     url = settings.sqlalchemy_url
-    with postgres.snapshot(url, dest) as conn:  # counts and paths in the dump's snapshot
-        names = set(sa.inspect(conn).get_table_names())
-        if "alembic_version" not in names:
+    with (
+        postgres.snapshot(url, dest) as conn,  # counts and paths in the dump's snapshot
+        Session(bind=conn, join_transaction_mode="create_savepoint") as s,
+    ):
+        if "alembic_version" not in catalogue.table_names(s):
             raise ConfigError(
                 f"database {postgres.database_name(url)} has no Hearth catalogue: nothing to "
                 "back up",
                 field="database_url",
             )
-        counts = {
-            t: int(conn.execute(sa.text(f'SELECT count(*) FROM "{t}"')).scalar_one())
-            for t in COUNTED
-            if t in names
-        }
-        revision = conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar_one()
-        paths = list(conn.execute(sa.text("SELECT path FROM documents")).scalars())
-    return postgres.DUMP, counts, str(revision), paths
+        counts = catalogue.table_counts(s, COUNTED)
+        revision = catalogue.schema_revision(s)
+        paths = catalogue.all_paths(s)
+    return postgres.DUMP, counts, revision, paths
 
 
 def backup(settings: HearthSettings, dest: Path) -> BackupResult:

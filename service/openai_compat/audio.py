@@ -21,9 +21,9 @@ from litestar.params import Body
 from litestar.response import Stream
 from pydantic import BaseModel, ConfigDict, Field
 
-from core.errors import HearthError, InvalidInputError, LoaderError
+from core.errors import InvalidInputError, LoaderError
 from core.speech import Transcript, decode
-from service.openai_compat.controller import _hearth_error, _other_error
+from service.openai_compat.errors import OPENAI_ERROR_HANDLERS
 from service.openai_compat.schemas import parse, unknown_model
 from service.readaloud.service import ReadAloud
 from service.state import Hearth
@@ -146,7 +146,7 @@ class OpenAIAudioController(Controller):
 
     path = "/v1/audio"
     tags = ["openai"]
-    exception_handlers = {HearthError: _hearth_error, Exception: _other_error}
+    exception_handlers = OPENAI_ERROR_HANDLERS
 
     @post("/speech", status_code=200)
     async def speech(self, data: dict[str, Any], state: State) -> Stream:

@@ -11,12 +11,11 @@ import numpy as np
 from anyio import to_thread
 from litestar import Controller, MediaType, Request, Response, get, post
 from litestar.datastructures import State
-from litestar.exceptions import HTTPException
 from litestar.response import Stream
 
-from core.errors import HearthError, InvalidInputError, OverloadedError
+from core.errors import HearthError, InvalidInputError
 from service.bridge import in_thread
-from service.errors import http_error_detail, log_unexpected, status_for
+from service.errors import log_unexpected, status_for
 from service.openai_compat import token_ids
 from service.openai_compat.chat import (
     ChatPlan,
@@ -26,6 +25,7 @@ from service.openai_compat.chat import (
     plan_chat,
     run_chat,
 )
+from service.openai_compat.errors import OPENAI_ERROR_HANDLERS
 from service.openai_compat.schemas import (
     EMBED_IGNORED,
     ChatRequest,
@@ -48,35 +48,6 @@ EMBED_ALIAS = "hearth-embed"
 EMBED_BATCH = 64
 
 
-def _hearth_error(_: Request[Any, Any, Any], exc: HearthError) -> Response[dict[str, Any]]:
-    status = status_for(exc)
-    code = "model_not_found" if status == 404 and exc.field == "model" else None
-    headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, OverloadedError) else {}
-    if status == 429:
-        code = "queue_full"
-    return Response(
-        openai_error(status, exc.message, exc.field, code),
-        status_code=status,
-        headers=headers,
-        media_type=MediaType.JSON,
-    )
-
-
-def _other_error(_: Request[Any, Any, Any], exc: Exception) -> Response[dict[str, Any]]:
-    if isinstance(exc, HTTPException):
-        # a validation error names the fields at fault in ``extra``: say them in the message
-        wrong = [e for e in exc.extra or [] if isinstance(e, dict) and e.get("key")]
-        message = http_error_detail(exc)
-        if wrong:
-            message += ": " + "; ".join(f"{e['key']}: {e.get('message', 'invalid')}" for e in wrong)
-        param = str(wrong[0]["key"]) if wrong else None
-        body = openai_error(exc.status_code, message, param, None)
-        return Response(body, status_code=exc.status_code, media_type=MediaType.JSON)
-    log_unexpected(log, "an OpenAI request", exc)
-    body = openai_error(500, "an unexpected error occurred", None, None)
-    return Response(body, status_code=500, media_type=MediaType.JSON)
-
-
 def finish_reason(plan: ChatPlan, end: Finish) -> str:
     """``length`` when the reply used every token it was allowed, else ``stop``."""
     return "length" if end.completion_tokens >= plan.params.max_tokens else "stop"
@@ -95,7 +66,7 @@ class OpenAIController(Controller):
 
     path = "/v1"
     tags = ["openai"]
-    exception_handlers = {HearthError: _hearth_error, Exception: _other_error}
+    exception_handlers = OPENAI_ERROR_HANDLERS
 
     @get("/models", sync_to_thread=True)
     def models(self, state: State) -> dict[str, Any]:

@@ -35,6 +35,12 @@ def speaker_names(data_dir: Path, path: str) -> dict[int, str]:
     return {int(k): v for k, v in _read(data_dir).get(path, {}).items()}
 
 
+def all_names(data_dir: Path) -> list[str]:
+    """Every name given to a speaker of any recording, longest first."""
+    found = {n for names in _read(data_dir).values() for n in names.values() if n}
+    return sorted(found, key=lambda n: (-len(n), n))
+
+
 def speakers_of(s: Session, document: Document) -> dict[int, str]:
     """``{speaker: label}`` of a document's chunks: its name, else ``Speaker N``."""
     found: dict[int, str] = {}

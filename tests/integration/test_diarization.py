@@ -20,6 +20,7 @@ from core.settings import HearthSettings
 from core.voiceprint import SpeakerEncoder
 from ingest.pipeline import IngestPipeline
 from ingest.speakers.diarize import diarize
+from service.answering.retrieval import Retriever
 from service.speakers.service import find_document, list_speakers, rename
 
 AUDIO = Path(__file__).resolve().parents[3] / "shared" / "data" / "audio"
@@ -81,6 +82,12 @@ def test_chunks_keep_to_one_speaker_and_say_who(
     assert rename(kb.db, settings.data_dir, doc, 2, "Maria") > 0
     named = [p for _, p in _chunks(kb) if p["speaker"] == 2]
     assert named and all(describe(p).startswith("Maria, ") for p in named)
+    retriever = Retriever(kb, embedder)  # a question naming a speaker gets that speaker's turns
+    maria = retriever.retrieve("What did Maria say about the budget?")
+    assert maria and maria[0].provenance.get("speaker_name") == "Maria", maria
+    assert "Maria, " in maria[0].label
+    first = retriever.retrieve("What did the first speaker say about the train?")
+    assert first and first[0].provenance.get("speaker") == 1, first
 
     # The file changes (a second of silence more): re-ingested, speaker 2 is still Maria.
     longer = np.concatenate([talk.samples, np.zeros(SR, np.float32)])

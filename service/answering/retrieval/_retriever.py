@@ -15,6 +15,7 @@ from core.keywords import open_keyword_index
 from core.knowledge import KnowledgeBase
 from core.provenance import describe
 from core.text import holds_all, names_in
+from service.answering.retrieval._speakers import asked_speaker, by_speaker
 
 __all__ = ["METHODS", "Filters", "Passage", "Retriever", "reciprocal_rank_fusion"]
 
@@ -90,6 +91,31 @@ class Retriever:
         store = self.kb.queryable_store(self.backend)
         return [h.chunk_id for h in store.query(vector, n, filters)]
 
+    def _speaker_first(
+        self,
+        fused: list[int],
+        scored: list[tuple[Any, Any, float]],
+        vector: np.ndarray,
+        number: int | None,
+        name: str | None,
+        k: int,
+    ) -> list[tuple[Any, Any, float]]:
+        """The asked speaker's turns among the whole fused pool first (best first), then the
+        other passages, ``k`` in all."""
+        with self.kb.db.session() as s:
+            pool = catalogue.chunks_with_documents(s, fused)
+        theirs = [
+            (chunk, doc, float(np.frombuffer(chunk.embedding, dtype=np.float32) @ vector))
+            for cid in fused
+            if cid in pool
+            for chunk, doc in [pool[cid]]
+            if by_speaker(chunk.provenance or {}, number, name)
+        ]
+        if not theirs:
+            return scored
+        mine = {c.id for c, _, _ in theirs}
+        return (theirs + [item for item in scored if item[0].id not in mine])[:k]
+
     def retrieve(
         self,
         question: str,
@@ -136,6 +162,9 @@ class Retriever:
                 if len(scored) >= k:
                     break
         scored = scored[:k]
+        number, name = asked_speaker(question, self.kb.settings.data_dir)
+        if number is not None or name is not None:  # that speaker's turns first, kept
+            scored = self._speaker_first(fused, scored, vector, number, name, k)
         if cut and scored:
             best = max(c for _, _, c in scored)
             low = cfg.min_score if min_score is None else min_score
@@ -150,7 +179,9 @@ class Retriever:
             scored = [
                 item
                 for item in scored
-                if item[2] >= floor or (item[2] >= best - margin and holds_all(names, item[0].text))
+                if item[2] >= floor
+                or (item[2] >= best - margin and holds_all(names, item[0].text))
+                or by_speaker(item[0].provenance or {}, number, name)
             ]
         return [
             Passage(

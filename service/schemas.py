@@ -1,4 +1,6 @@
-"""Request and response types of the REST API (they feed the OpenAPI document)."""
+"""Request and response types of the REST API shared across features (they feed the OpenAPI
+document): row-id bounds every controller uses, and the ask/answer shapes. A feature's own
+shapes live in its folder (``service/library/schemas.py``, ``service/system/schemas.py``)."""
 
 from __future__ import annotations
 
@@ -79,31 +81,6 @@ class VoiceAskResponse(AskResponse):
 
     transcript: str = ""
     audio_seconds: float = 0.0
-
-
-@dataclass
-class Health:
-    """Liveness and readiness."""
-
-    status: str
-    model: str
-    documents: int
-    chunks: int
-
-
-@dataclass
-class DocumentOut:
-    """A document in the catalogue."""
-
-    id: int
-    path: str
-    collection: str
-    file_type: str
-    status: str
-    error: str | None
-    chunk_count: int
-    size_bytes: int
-    sha256: str | None
 
 
 # A row id in a path: SQLite and Postgres integers are 64-bit, so a larger number is a 400 naming

@@ -13,8 +13,9 @@ from litestar.params import Body
 
 from core.db.models import Document
 from core.errors import InvalidInputError
+from service.library.schemas import DocumentOut
 from service.library.service import Library
-from service.schemas import DocumentOut, Id
+from service.schemas import Id
 
 
 @dataclass

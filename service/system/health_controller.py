@@ -5,7 +5,7 @@ from __future__ import annotations
 from litestar import Controller, get
 from litestar.datastructures import State
 
-from service.schemas import Health
+from service.system.schemas import Health
 
 
 class HealthController(Controller):

@@ -121,6 +121,7 @@ def run(split: str, settings: DiarizationSettings, transcribe: bool) -> list[Fig
         convs += part
         singles += ones
     ders, counts, bounds = [], [], []
+    kept: list[bool] = []
     diar_s = 0.0
     audio_s = 0.0
     encoder.embed(convs[0].samples[:32000], [0])  # load outside the timing
@@ -133,14 +134,15 @@ def run(split: str, settings: DiarizationSettings, transcribe: bool) -> list[Fig
         found = len({t.speaker for t in hyp})
         d = der(c.turns, hyp, len(c.samples) / 16000)
         b = boundary_error(c.turns, hyp)
-        if i < len(convs):
+        if i >= len(convs):
+            kept.append(found <= 1)
+        else:
             ders.append(d)
             counts.append(found == c.speakers)
             bounds.append(b)
         print(
             f"{c.name:22} {c.speakers:6} {found:5} {d:6.1%} {b:10.2f} {len(c.samples) / 16000:6.1f}"
         )
-    kept = [len({t.speaker for t in diarize(c.samples, encoder, settings)}) <= 1 for c in singles]
     figures = [
         Figure(
             "diarization",

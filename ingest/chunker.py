@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Callable, Iterable, Iterator
 
+from core.text import CHUNK_SENTENCE_GAP
 from core.types import ChunkDraft, Section
 from ingest.loaders.tables import CELL_SEPARATOR
 from ingest.loaders.text import split_paragraphs
-
-_SENTENCE = re.compile(r"(?<=[.!?;:])\s+(?=\S)")
 
 
 def _cells_or_sentences(line: str) -> list[str]:
@@ -18,7 +16,7 @@ def _cells_or_sentences(line: str) -> list[str]:
     parted from its header; any other line between sentences."""
     if CELL_SEPARATOR in line:
         return line.split(CELL_SEPARATOR)
-    return _SENTENCE.split(line)
+    return CHUNK_SENTENCE_GAP.split(line)
 
 
 _SPLITS: tuple[Callable[[str], list[str]], ...] = (str.splitlines, _cells_or_sentences)

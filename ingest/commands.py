@@ -182,7 +182,7 @@ def formats_command(as_json: bool) -> None:
     click.echo("it is, or refused with the reason; e-mail attachments become linked documents.")
 
 
-class _Bar:
+class ProgressBar:
     """A tqdm bar on stderr for each batch of ingests (implements ``SyncProgress``)."""
 
     def __init__(self, quiet: bool) -> None:
@@ -251,7 +251,7 @@ def watch_command(
     with WriterLock.for_settings(settings):
         pipeline = _open_pipeline(settings)
         watcher = create_watcher(
-            pipeline, settings.watch, roots, progress=_Bar(quiet), on_results=_echo_results
+            pipeline, settings.watch, roots, progress=ProgressBar(quiet), on_results=_echo_results
         )
         # Mail accounts (`hearth mail add`) are followed beside the folders (mail.follow).
         followers = start_followers(pipeline, settings, quiet=quiet) if settings.mail.follow else []

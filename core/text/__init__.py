@@ -1,15 +1,29 @@
-"""The text toolkit: what answering, grounding, injection checks and evaluation read in a text.
+"""The text toolkit: how answering, grounding, the injection check and evaluation read a text.
+Every sentence, number and citation pattern of the tree is here (tests/unit enforces it).
 
-Public: the decline sentence (``DONT_KNOW``); citation markers (``CITATION``, ``CITE``,
-``cited_numbers``); names and numbers a text states and whether another holds them (``NUMBER``,
-``WORD``, ``fold``, ``claims``, ``names_in``, ``holds_all``, ``present``, ``asked_numbers``).
-The modules behind them (``_decline``, ``_citations``, ``_claims``) are private.
+Public:
+
+- the decline sentence: ``DONT_KNOW``;
+- citation markers: ``CITATION`` (one ``[n]``, its number in group 1), ``CITATION_RUN``
+  (``" [1, 2]"`` with its blank), ``cited_numbers``;
+- sentences: the split points ``SENTENCE_GAP``, ``SENTENCE_OR_LINE_GAP``,
+  ``WIDE_SENTENCE_GAP`` (CJK stops too), ``CITED_SENTENCE_GAP``, ``CLAUSE_GAP``,
+  ``CHUNK_SENTENCE_GAP``, ``STATEMENT_GAP``, ``SENTENCE_GAP_BEFORE_CAPITAL``, ``SENTENCE_END``,
+  ``STOP_AND_BLANK``, ``AFTER_SENTENCE_END``, and the breaks inside a sentence ``SOFT_BREAK``,
+  ``WRAPPED_LINE``;
+- numbers: ``NUMBER``, ``MULTI_DIGIT_NUMBER``, ``NUMBER_OR_WORD``, ``NUMERIC_CELL``, ``FIGURE``,
+  ``number_key``;
+- words: ``WORD``, the lists ``NOT_NAMES``, ``CALENDAR_WORDS``, ``STOP_WORDS``,
+  ``NUMBER_CONTEXT_STOP_WORDS``, English stems ``stem``, ``stems``;
+- names and numbers a text states and whether another holds them: ``fold``, ``claims``,
+  ``names_in``, ``holds_all``, ``present``, ``asked_numbers``.
+
+The modules behind them (``_decline``, ``_citations``, ``_sentences``, ``_numbers``,
+``_words``, ``_claims``) are private.
 """
 
-from core.text._citations import CITATION, cited_numbers
+from core.text._citations import CITATION, CITATION_RUN, cited_numbers
 from core.text._claims import (
-    CITE,
-    NUMBER,
     WORD,
     asked_numbers,
     claims,
@@ -19,18 +33,73 @@ from core.text._claims import (
     present,
 )
 from core.text._decline import DONT_KNOW
+from core.text._numbers import (
+    FIGURE,
+    MULTI_DIGIT_NUMBER,
+    NUMBER,
+    NUMBER_OR_WORD,
+    NUMERIC_CELL,
+    number_key,
+)
+from core.text._sentences import (
+    AFTER_SENTENCE_END,
+    CHUNK_SENTENCE_GAP,
+    CITED_SENTENCE_GAP,
+    CLAUSE_GAP,
+    SENTENCE_END,
+    SENTENCE_GAP,
+    SENTENCE_GAP_BEFORE_CAPITAL,
+    SENTENCE_OR_LINE_GAP,
+    SOFT_BREAK,
+    STATEMENT_GAP,
+    STOP_AND_BLANK,
+    WIDE_SENTENCE_GAP,
+    WRAPPED_LINE,
+)
+from core.text._words import (
+    CALENDAR_WORDS,
+    NOT_NAMES,
+    NUMBER_CONTEXT_STOP_WORDS,
+    STOP_WORDS,
+    stem,
+    stems,
+)
 
 __all__ = [
+    "AFTER_SENTENCE_END",
+    "CALENDAR_WORDS",
+    "CHUNK_SENTENCE_GAP",
     "CITATION",
-    "CITE",
+    "CITATION_RUN",
+    "CITED_SENTENCE_GAP",
+    "CLAUSE_GAP",
     "DONT_KNOW",
+    "FIGURE",
+    "MULTI_DIGIT_NUMBER",
+    "NOT_NAMES",
     "NUMBER",
+    "NUMBER_CONTEXT_STOP_WORDS",
+    "NUMBER_OR_WORD",
+    "NUMERIC_CELL",
+    "SENTENCE_END",
+    "SENTENCE_GAP",
+    "SENTENCE_GAP_BEFORE_CAPITAL",
+    "SENTENCE_OR_LINE_GAP",
+    "SOFT_BREAK",
+    "STATEMENT_GAP",
+    "STOP_AND_BLANK",
+    "STOP_WORDS",
+    "WIDE_SENTENCE_GAP",
     "WORD",
+    "WRAPPED_LINE",
     "asked_numbers",
     "cited_numbers",
     "claims",
     "fold",
     "holds_all",
     "names_in",
+    "number_key",
     "present",
+    "stem",
+    "stems",
 ]

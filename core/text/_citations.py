@@ -16,3 +16,8 @@ def cited_numbers(answer: str) -> list[int]:
         if n not in seen:
             seen.append(n)
     return seen
+
+
+#: Citation markers with the blank before them, one number or several ("[1]", " [2, 3]"): what
+#: reading an answer aloud leaves out.
+CITATION_RUN = re.compile(r"\s*\[\d+(?:\s*[,;]\s*\d+)*\]")

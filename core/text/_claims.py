@@ -1,6 +1,5 @@
 """The names and numbers a text states, and whether a text holds them: the words the grounding
-check (grounding.py), the relation check (relations.py), retrieval's names exemption and the
-two-step bridge (multihop.py) compare.
+check, the relation check, retrieval's names exemption and the two-step bridge compare.
 
 A name is a capitalised word that does not open a sentence and is not a common word; a number is
 a run of digits (with "," or "." inside). Both are compared case- and accent-folded.
@@ -12,80 +11,13 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-NUMBER = re.compile(r"(?<![\w.])\d[\d,.]*\d|(?<![\w.])\d(?![\w])")
+from core.text._citations import CITATION
+from core.text._numbers import MULTI_DIGIT_NUMBER, NUMBER
+from core.text._sentences import SENTENCE_OR_LINE_GAP
+from core.text._words import CALENDAR_WORDS, NOT_NAMES
+
 WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
-CITE = re.compile(r"\[\d{1,3}\]")
 _POSSESSIVE = re.compile(r"['’]s$")  # "Okafor's role": the name is "Okafor"
-# Capitalised words that start sentences or are common function words are not names.
-_COMMON = {
-    "a",
-    "an",
-    "the",
-    "and",
-    "or",
-    "but",
-    "if",
-    "in",
-    "on",
-    "at",
-    "by",
-    "for",
-    "of",
-    "to",
-    "from",
-    "with",
-    "as",
-    "is",
-    "was",
-    "were",
-    "are",
-    "be",
-    "it",
-    "its",
-    "this",
-    "that",
-    "these",
-    "those",
-    "he",
-    "she",
-    "they",
-    "we",
-    "you",
-    "i",
-    "his",
-    "her",
-    "their",
-    "our",
-    "according",
-    "yes",
-    "no",
-    "there",
-    "however",
-    "also",
-    "after",
-    "before",
-    "during",
-    "when",
-    "where",
-    "who",
-    "what",
-    "which",
-    "why",
-    "how",
-    "source",
-    "sources",
-    "answer",
-    "question",
-    "note",
-    "based",
-}
-# Clock and calendar words: an English answer states them about a passage that may write them in
-# another script ("9 AM to 8 PM, closed Monday" for 上午9时至下午8时，周一闭馆); not names.
-_CALENDAR = {
-    "am", "pm", "a.m", "p.m", "monday", "tuesday", "wednesday", "thursday", "friday",
-    "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july",
-    "august", "september", "october", "november", "december",
-}  # fmt: skip
 
 
 def fold(text: str) -> str:
@@ -97,16 +29,16 @@ def fold(text: str) -> str:
 def claims(answer: str) -> list[str]:
     """The names and numbers an answer states: numbers, and capitalised words that do not open
     a sentence and are not common words."""
-    text = CITE.sub(" ", answer)
+    text = CITATION.sub(" ", answer)
     found: list[str] = [m.group(0).rstrip(".,") for m in NUMBER.finditer(text)]
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", text):
+    for sentence in SENTENCE_OR_LINE_GAP.split(text):
         words = list(WORD.finditer(sentence))
         for i, m in enumerate(words):
             word = _POSSESSIVE.sub("", m.group(0)).strip("'’-")
             lowered = word.lower()
-            if i == 0 or not word or not word[0].isupper() or lowered in _COMMON:
+            if i == 0 or not word or not word[0].isupper() or lowered in NOT_NAMES:
                 continue
-            if lowered.rstrip(".") in _CALENDAR:
+            if lowered.rstrip(".") in CALENDAR_WORDS:
                 continue
             found.append(word)
     seen: list[str] = []
@@ -145,5 +77,5 @@ def asked_numbers(question: str) -> list[str]:
     "1700s") nor one-digit counts, which passages often write another way ("three layers").
     On SQuAD 2.0 dev (2,910 answerable questions) every such number is in the question's own
     paragraph."""
-    text = CITE.sub(" ", question)
-    return [m.group(0).rstrip(".,") for m in re.finditer(r"(?<![\w.])\d[\d,.]*\d(?![\w])", text)]
+    text = CITATION.sub(" ", question)
+    return [m.group(0).rstrip(".,") for m in MULTI_DIGIT_NUMBER.finditer(text)]

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from core.text import NUMERIC_CELL
 from core.types import Section
 
 MAX_ROWS = 10
@@ -58,7 +59,6 @@ def table_lines(rows: list[list[str]]) -> list[str]:
     return out
 
 
-_NUMBER = re.compile(r"[-+(]?[$€£¥₹]?\d[\d,.' ]*%?\)?")
 _YEAR = re.compile(r"(19|20)\d\d")
 #: Rows held back while a sheet's header block is not yet settled (title and header rows).
 MAX_PENDING = 6
@@ -68,7 +68,7 @@ MAX_HEADER_ROWS = 3
 
 
 def _numeric(cell: str) -> bool:
-    return bool(cell) and _NUMBER.fullmatch(cell.replace("\u2212", "-")) is not None
+    return bool(cell) and NUMERIC_CELL.fullmatch(cell.replace("\u2212", "-")) is not None
 
 
 def data_like(cells: list[str]) -> bool:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from core.errors import LoaderError
+from core.text import STOP_AND_BLANK
 from core.types import Section
 from ingest.loaders.base import handles
 from ingest.loaders.detect import utf16_without_bom
@@ -26,7 +27,6 @@ READ_BYTES = 1 << 20
 #: ``SAMPLE_BYTES`` when they are not UTF-8.
 WHOLE_BYTES = 8 * 1024 * 1024
 SAMPLE_BYTES = 1 << 20
-_SENTENCE_END = re.compile(r"[.!?;:]\s")
 _SPACE = re.compile(r"\s")
 
 
@@ -107,7 +107,7 @@ def _cut(buffer: str, size: int) -> int:
         at = buffer.rfind(mark, half, size)
         if at >= 0:
             return at + len(mark)
-    for pattern in (_SENTENCE_END, _SPACE):
+    for pattern in (STOP_AND_BLANK, _SPACE):
         last = None
         for last in pattern.finditer(buffer, size - size // 8, size):  # noqa: B007
             pass

@@ -15,7 +15,7 @@ import click
 
 from core.errors import HearthError
 from core.settings import HearthSettings
-from ingest.commands import _Bar as FileBar
+from ingest.commands import ProgressBar as FileBar
 from ingest.mail.accounts import TLS_MODES, Account, AccountStore, Tls, default_port, read_password
 from ingest.mail.transport import check_login, check_transport
 from ingest.pipeline import IngestPipeline

@@ -9,10 +9,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from core.errors import ConfigError
+from core.text import CITATION_RUN
 from core.tts import TextToSpeech, wav_header
 
-#: Citation markers the answer templates ask for: [1], [2, 3], [1][2].
-_CITATION = re.compile(r"\s*\[\d+(?:\s*[,;]\s*\d+)*\]")
 #: Players tried by ``play``, first found wins (each reads a WAV file path).
 PLAYERS = (
     ("pw-play",),
@@ -24,7 +23,7 @@ PLAYERS = (
 
 def speakable(answer: str) -> str:
     """The answer as read aloud: citation markers and markdown emphasis dropped."""
-    text = _CITATION.sub("", answer)
+    text = CITATION_RUN.sub("", answer)  # [1], [2, 3], [1][2]
     text = re.sub(r"[*_`#]+", "", text)
     return " ".join(text.split())
 

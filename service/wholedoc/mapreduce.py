@@ -16,6 +16,7 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from core.text import SENTENCE_GAP_BEFORE_CAPITAL
 from service.llm.base import ChatMessage
 from service.wholedoc import prompts
 from service.wholedoc.selection import ChunkText, DocumentText
@@ -103,7 +104,7 @@ def _lines(reply: str) -> list[str]:
     """The lines and sentences of a reply, bullets and marks removed."""
     out = []
     for line in reply.splitlines():
-        for part in re.split(r"(?<=[.!?])\s+(?=[A-Z])", line):
+        for part in SENTENCE_GAP_BEFORE_CAPITAL.split(line):
             cleaned = clean_line(part)
             if cleaned and cleaned.upper() != "NONE" and not cleaned.endswith(":"):
                 out.append(cleaned)

@@ -13,9 +13,9 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
+from core.text import FIGURE, STATEMENT_GAP
+
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
-_NUMBER = re.compile(r"\d[\d,.:/-]*\d|\d")
 _MARK = re.compile(r"\[(?:[A-Z]?\d{1,4}(?:\s*,\s*[A-Z]?\d{1,4})*)\]")
 _BULLET = re.compile(r"^\s*(?:[-*•]+|\d{1,3}[.)]|[A-Z][.)])\s+")
 #: Words that say nothing about what a line claims.
@@ -45,7 +45,7 @@ def words(text: str) -> set[str]:
 def facts(text: str) -> list[str]:
     """The names and numbers a line states, folded: numbers, and capitalised words that do
     not open the line."""
-    found = [m.group(0).rstrip(".,:/-") for m in _NUMBER.finditer(text)]
+    found = [m.group(0).rstrip(".,:/-") for m in FIGURE.finditer(text)]
     tokens = _WORD.findall(text)
     for i, token in enumerate(tokens):
         if i and token[0].isupper() and not token.isdigit() and fold(token) not in _STOP:
@@ -56,7 +56,7 @@ def facts(text: str) -> list[str]:
 def sentences(text: str) -> list[str]:
     """The sentences (and lines) of ``text``, stripped; fragments of under 3 words left out."""
     out = []
-    for part in _SENTENCE_END.split(text):
+    for part in STATEMENT_GAP.split(text):
         part = part.strip(" \t-*•|")
         if len(part.split()) >= 3:
             out.append(part)

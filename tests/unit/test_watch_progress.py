@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from ingest.commands import _Bar
+from ingest.commands import ProgressBar
 from ingest.pipeline import FileResult
 
 
@@ -21,7 +21,7 @@ def test_a_batch_draws_a_bar_on_stderr_unless_quiet(
 ) -> None:
     err = FakeTerminal()
     monkeypatch.setattr("sys.stderr", err)
-    bar = _Bar(quiet)
+    bar = ProgressBar(quiet)
     bar.begin(3)
     for i in range(3):
         bar.step(FileResult(f"/x/{i}.txt", "added", 1))

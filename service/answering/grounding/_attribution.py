@@ -11,9 +11,8 @@ says so (``attributed``). Anything less stays uncited and flagged.
 from __future__ import annotations
 
 import re
-from functools import cache
 
-from core.text import CITE, claims, fold, present
+from core.text import CITATION, claims, fold, present, stems
 
 #: Share of an answer's content words (stemmed, 4+ letters) the chosen passage must hold.
 MIN_WORD_SHARE = 0.6
@@ -21,23 +20,15 @@ MIN_WORD_SHARE = 0.6
 _WORDS = re.compile(r"[^\W\d_]{4,}")
 
 
-@cache
-def _stemmer() -> object:
-    import snowballstemmer
-
-    return snowballstemmer.stemmer("english")
-
-
 def _stems(text: str) -> set[str]:
-    words = _WORDS.findall(fold(CITE.sub(" ", text)))
-    return set(_stemmer().stemWords(words))  # type: ignore[attr-defined]
+    return set(stems(_WORDS.findall(fold(CITATION.sub(" ", text)))))
 
 
 def attribute(answer: str, passages: dict[int, str]) -> int | None:
     """The number of the passage (lowest, i.e. best ranked, on a tie) holding every name and
     number of ``answer`` and at least ``MIN_WORD_SHARE`` of its content words, with the largest
     share; None when no passage does, or the answer already cites or states no content word."""
-    if CITE.search(answer):
+    if CITATION.search(answer):
         return None
     said = claims(answer)
     words = _stems(answer)

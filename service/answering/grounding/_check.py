@@ -13,7 +13,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from core.evalmetrics import DONT_KNOW, is_abstention
-from core.text import CITE, NUMBER, WORD, asked_numbers, cited_numbers, claims, fold, present
+from core.text import (
+    CITATION,
+    CITED_SENTENCE_GAP,
+    NUMBER,
+    WORD,
+    asked_numbers,
+    cited_numbers,
+    claims,
+    fold,
+    present,
+)
 from service.answering.grounding._numbers import near_misses, unbound
 from service.answering.grounding._references import references
 from service.answering.grounding._relations import unlinked
@@ -40,10 +50,10 @@ def incomplete(answer: str) -> bool:
     """True when ``answer`` states nothing, however well its words match the passages: it is
     citations alone ("[1]"), or (citations removed) it ends on a word no English sentence ends
     on ("France is a region of [1].")."""
-    text = CITE.sub(" ", answer).strip().rstrip(".!?;:,\"'”’) ").strip()
+    text = CITATION.sub(" ", answer).strip().rstrip(".!?;:,\"'”’) ").strip()
     words = WORD.findall(text)
     if not words and not NUMBER.search(text):
-        return bool(CITE.search(answer))  # citations and nothing else: "[1]"
+        return bool(CITATION.search(answer))  # citations and nothing else: "[1]"
     if latin_share(text) < MIN_LATIN_SHARE:
         return False
     return bool(words) and words[-1].lower() in _DANGLING
@@ -51,11 +61,11 @@ def incomplete(answer: str) -> bool:
 
 def only_citations(reply: str) -> bool:
     """True when ``reply`` is citation markers and nothing else: "[2]", "[1][3].", "[1], [2]"."""
-    return bool(CITE.search(reply)) and not re.sub(r"[\s.,;:]+", "", CITE.sub("", reply))
+    return bool(CITATION.search(reply)) and not re.sub(r"[\s.,;:]+", "", CITATION.sub("", reply))
 
 
 def _bare(text: str) -> str:
-    return " ".join(WORD.findall(fold(CITE.sub(" ", text))))
+    return " ".join(WORD.findall(fold(CITATION.sub(" ", text))))
 
 
 def only_labels(answer: str, labels: Iterable[str]) -> bool:
@@ -151,7 +161,7 @@ class Grounding:
 
 
 def _grams(text: str, n: int = ECHO_GRAM) -> set[tuple[str, ...]]:
-    words = fold(CITE.sub(" ", text)).split()
+    words = fold(CITATION.sub(" ", text)).split()
     words = [w.strip(".,;:!?\"'()[]") for w in words]
     return {tuple(words[i : i + n]) for i in range(len(words) - n + 1)}
 
@@ -263,14 +273,9 @@ def recite(answer: str, passages: dict[int, str], cited: list[int]) -> str:
     holders = [n for n in sorted(passages) if holds(n)]
     if not holders:
         return answer
-    return CITE.sub(
+    return CITATION.sub(
         lambda m: f"[{holders[0]}]" if int(m.group(0)[1:-1]) in cited else m.group(0), answer
     )
-
-
-#: Where an answer's sentences end: after . ! ? and a space, unless a citation follows (a
-#: trailing "[2]" belongs to the sentence before it), and after a citation.
-_SENTENCE_GAP = re.compile(r"(?<=[.!?])\s+(?!\[\d)|(?<=\d\])\s+")
 
 
 def cite_sentences(answer: str, passages: dict[int, str], cited: list[int]) -> str:
@@ -284,7 +289,7 @@ def cite_sentences(answer: str, passages: dict[int, str], cited: list[int]) -> s
         return answer
     pieces: list[str] = []
     start = 0
-    for gap in [*_SENTENCE_GAP.finditer(answer), None]:
+    for gap in [*CITED_SENTENCE_GAP.finditer(answer), None]:
         end = gap.start() if gap else len(answer)
         sentence = answer[start:end]
         pieces.append(sentence + _cite_for(sentence, passages, cited))
@@ -298,7 +303,7 @@ def _cite_for(sentence: str, passages: dict[int, str], cited: list[int]) -> str:
     """ " [n]" for a sentence without its own citation whose facts the cited passages miss and
     passage n holds; "" otherwise."""
     said = claims(sentence)
-    if not said or CITE.search(sentence):
+    if not said or CITATION.search(sentence):
         return ""
 
     def holds(n: int) -> bool:

@@ -26,7 +26,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+from core.text import AFTER_SENTENCE_END, SENTENCE_END, SENTENCE_OR_LINE_GAP, STOP_WORDS
+
 _ORDER = (
     r"\b(?:ignore|disregard|forget|override)\b.{0,40}\b(?:instruction|prompt|question|above|"
     r"previous|prior|rules?)\b"
@@ -51,79 +52,15 @@ _ADDRESSED = re.compile(
     r"|\byou are now\b",
     re.I,
 )
-_SENTENCE_END = re.compile(r"[.!?]\s+")
 #: A chat role turn ("assistant: ..."); taken out only on a line that also carries a link or an
 #: instruction-like phrase, since saved chat logs hold role turns legitimately.
-_ROLE_TURN = re.compile(r"(?:^|(?<=[.!?]\s))\s*(?:assistant|user|system|human|ai)\s*:", re.I)
+_ROLE_TURN = re.compile(
+    rf"(?:^|{AFTER_SENTENCE_END})\s*(?:assistant|user|system|human|ai)\s*:", re.I
+)
 #: What the model reads in place of text taken out by :func:`neutralize`.
 LEFT_OUT = "[text addressed to an AI assistant left out]"
 _URL = re.compile(r"(?:https?://|www\.)[^\s<>\"')\]]+", re.I)
 _WORD = re.compile(r"[a-z0-9][a-z0-9'-]*", re.I)
-_STOP = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "of",
-        "to",
-        "in",
-        "on",
-        "for",
-        "with",
-        "by",
-        "at",
-        "from",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "it",
-        "its",
-        "this",
-        "that",
-        "these",
-        "those",
-        "what",
-        "which",
-        "who",
-        "whom",
-        "how",
-        "why",
-        "when",
-        "where",
-        "can",
-        "could",
-        "may",
-        "might",
-        "do",
-        "does",
-        "did",
-        "much",
-        "many",
-        "any",
-        "all",
-        "per",
-        "as",
-        "if",
-        "not",
-        "no",
-        "yes",
-        "i",
-        "you",
-        "we",
-        "they",
-        "he",
-        "she",
-        "them",
-        "our",
-        "your",
-        "their",
-    ]
-)
 
 
 @dataclass(frozen=True)
@@ -140,7 +77,9 @@ class InjectionVerdict:
 
 def instruction_sentences(text: str) -> list[str]:
     """Sentences of a passage that read as instructions to an assistant."""
-    return [s.strip() for s in _SENTENCE.split(text) if s.strip() and _IMPERATIVE.search(s)]
+    return [
+        s.strip() for s in SENTENCE_OR_LINE_GAP.split(text) if s.strip() and _IMPERATIVE.search(s)
+    ]
 
 
 def _words(text: str) -> list[str]:
@@ -148,7 +87,7 @@ def _words(text: str) -> list[str]:
 
 
 def _content(text: str) -> set[str]:
-    return {w for w in _words(text) if w not in _STOP and len(w) > 2}
+    return {w for w in _words(text) if w not in STOP_WORDS and len(w) > 2}
 
 
 def _ngrams(words: list[str], n: int = 3) -> set[tuple[str, ...]]:
@@ -163,7 +102,10 @@ def check_answer(
     if not planted or not answer.strip():
         return InjectionVerdict(False)
     rest = " ".join(
-        s for text in passages.values() for s in _SENTENCE.split(text) if s not in planted
+        s
+        for text in passages.values()
+        for s in SENTENCE_OR_LINE_GAP.split(text)
+        if s not in planted
     )
     own = _ngrams(_words(answer))
     only_planted = (
@@ -193,7 +135,7 @@ def neutralize(text: str) -> str:
         if m is None and turn and (_URL.search(line) or _INSTRUCTION.search(line)):
             m = turn
         if m:
-            ends = [e.end() for e in _SENTENCE_END.finditer(line, 0, m.start())]
+            ends = [e.end() for e in SENTENCE_END.finditer(line, 0, m.start())]
             start = ends[-1] if ends else 0
             line = (line[:start] + LEFT_OUT) if start else LEFT_OUT
         out.append(line)

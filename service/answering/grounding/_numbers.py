@@ -13,47 +13,33 @@ any occurrence of the number itself.
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 
-import snowballstemmer
-
-from core.text import CITE, fold
-
-_NUMBER = re.compile(r"(?<![\w.])\d[\d,.]*\d|(?<![\w.])\d(?![\w])")
-_TOKEN = re.compile(r"(?<![\w.])\d[\d,.]*\d(?!\w)|\w+", re.UNICODE)
-# Clauses: sentences, table cells, ", " (not the comma inside "1,240"), semicolons, lines.
-_CLAUSE = re.compile(r"(?<=[.!?])\s+|\s\|\s|,\s|;\s|\n")
-_STOP = frozenset(
-    re.findall(
-        r"\w+",
-        "the a an of in on at to for and or was is are were be by with from as it its this "
-        "that what which who how many much did does do has have had there their",
-    )
+from core.text import (
+    CITATION,
+    CLAUSE_GAP,
+    NUMBER,
+    NUMBER_CONTEXT_STOP_WORDS,
+    NUMBER_OR_WORD,
+    SENTENCE_GAP,
+    SENTENCE_OR_LINE_GAP,
+    fold,
+    number_key,
+    stem,
 )
+
 #: How much better (in idf-weighted words) another number must fit before this one is flagged.
 MARGIN = 0.5
-
-
-def number_key(text: str) -> str:
-    """A number as compared: no commas, no trailing zeros after a point ("12.10" -> "12.1")."""
-    key = text.replace(",", "")
-    if "." in key:
-        key = key.rstrip("0").rstrip(".")
-    return key
-
-
-_STEMMER = snowballstemmer.stemmer("english")
 
 
 def _tokens(text: str) -> set[str]:
     """Numbers (as ``number_key``) and the English stems of the other words, stop words out."""
     out = set()
-    for tok in _TOKEN.findall(fold(text)):
+    for tok in NUMBER_OR_WORD.findall(fold(text)):
         if tok.replace(",", "").replace(".", "").isdigit():
             out.add(number_key(tok))
-        elif tok not in _STOP and len(tok) > 1:
-            out.add(_STEMMER.stemWord(tok))
+        elif tok not in NUMBER_CONTEXT_STOP_WORDS and len(tok) > 1:
+            out.add(stem(tok))
     return out
 
 
@@ -64,12 +50,12 @@ def _contexts(passage: str) -> list[tuple[str, dict[str, float]]]:
     for line in passage.split("\n"):
         cells = line.split(" | ")
         row_key = _tokens(cells[0]) if len(cells) > 1 else set()
-        for sentence in re.split(r"(?<=[.!?])\s+", line):
+        for sentence in SENTENCE_GAP.split(line):
             around = _tokens(sentence) if not row_key else set()  # a row's cells stand alone
-            for clause in _CLAUSE.split(sentence):
+            for clause in CLAUSE_GAP.split(sentence):
                 words = _tokens(clause) | row_key
                 weights = {t: (1.0 if t in words else 0.5) for t in words | around}
-                for m in _NUMBER.finditer(clause):
+                for m in NUMBER.finditer(clause):
                     found.append((number_key(m.group(0)), weights))
     return found
 
@@ -92,8 +78,8 @@ def near_misses(answer: str, passage: str, question: str = "") -> list[str]:
 
     flagged: list[str] = []
     question_words = _tokens(question)
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", answer):
-        for m in _NUMBER.finditer(sentence):
+    for sentence in SENTENCE_OR_LINE_GAP.split(answer):
+        for m in NUMBER.finditer(sentence):
             key = number_key(m.group(0))
             own = [words for k, words in contexts if k == key]
             if not own or key in question_words:
@@ -122,8 +108,8 @@ def unbound(answer: str, passages: list[str], question: str = "") -> list[str]:
     contexts = [c for passage in passages for c in _contexts(passage)]
     question_words = _tokens(question)
     flagged: list[str] = []
-    for sentence in re.split(r"(?<=[.!?])\s+|\n+", CITE.sub(" ", answer)):
-        for m in _NUMBER.finditer(sentence):
+    for sentence in SENTENCE_OR_LINE_GAP.split(CITATION.sub(" ", answer)):
+        for m in NUMBER.finditer(sentence):
             key = number_key(m.group(0))
             own = [words for k, words in contexts if k == key]
             if not own or key in question_words or any(words.keys() <= {key} for words in own):

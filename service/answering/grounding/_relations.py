@@ -13,9 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from core.text import CITE, fold, holds_all, names_in
+from core.text import CITATION, SENTENCE_GAP, fold, holds_all, names_in
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 #: Prose lines above a table that caption its rows.
 CAPTION = 2
 
@@ -51,7 +50,7 @@ def unlinked(answer: str, passages: Iterable[str], question: str) -> list[str]:
         return []
     spots = [p for passage in passages for p in places(passage)]
     found: list[str] = []
-    for sentence in _SENTENCE.split(CITE.sub(" ", answer)):
+    for sentence in SENTENCE_GAP.split(CITATION.sub(" ", answer)):
         names = list(dict.fromkeys(names_in(sentence)))
         theirs = [n for n in names if fold(n) in asked]
         others = [

@@ -9,14 +9,11 @@ defaults since 0006 carry none, and give the passages as quoted data between mar
 
 from __future__ import annotations
 
-import re
-
-from core.text import CITATION
+from core.text import CITATION, SOFT_BREAK
 
 # Hard line breaks inside a sentence (PDF layout) and the document's own reference markers
 # ("[17]" in Wikipedia text), which would read as citations of our numbered sources.
 # A line that is a table row ("Name: Ann | Office: Leeds") keeps its breaks on both sides.
-_SOFT_BREAK = re.compile(r"(?<![.:!?])\n(?!\s*(?:[•\-*]|\d+[.)]\s))")
 _ROW = " | "
 
 
@@ -27,7 +24,7 @@ def clean_for_prompt(text: str) -> str:
     out: list[str] = []
     for line in lines:
         if out and _ROW not in line and _ROW not in out[-1]:
-            joined = _SOFT_BREAK.sub(" ", out[-1] + "\n" + line)
+            joined = SOFT_BREAK.sub(" ", out[-1] + "\n" + line)
             if "\n" not in joined:
                 out[-1] = joined
                 continue

@@ -20,19 +20,18 @@ from __future__ import annotations
 
 import itertools
 import math
-import re
 import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
-from typing import Any
 
 import numpy as np
 
 from core.embedder import Embedder
 from core.keywords.base import query_terms, text_words
+from core.text import WIDE_SENTENCE_GAP, WRAPPED_LINE
+from core.text import stems as stem_words
 from service.answering.retrieval._retriever import Passage
 
 #: Marks where sentences were left out of a passage.
@@ -47,10 +46,6 @@ LEXICAL_WEIGHT = 0.3
 CARRY = 0.9
 #: A first line of at most this many tokens, with no sentence end, is the passage's heading.
 HEADING_TOKENS = 12
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|\n+")
-#: A line break inside a sentence: the line does not end a sentence or a label and the next one
-#: goes on in lower case (text extracted from PDFs and wrapped plain text).
-_WRAPPED = re.compile(r"(?<![.!?:;。！？])[ \t]*\n[ \t]*(?=[a-z])")
 _TABLE_KEYS = ("sheet", "rows", "row", "table")
 
 
@@ -79,7 +74,9 @@ def merge_identical(passages: Sequence[Passage]) -> list[Passage]:
 def split_sentences(text: str) -> list[str]:
     """Sentences and lines of ``text`` (ends at . ! ? and their CJK forms, and line breaks; a
     line that goes on in lower case is the same sentence)."""
-    return [s.strip() for s in _SENTENCE_END.split(_WRAPPED.sub(" ", text)) if s and s.strip()]
+    return [
+        s.strip() for s in WIDE_SENTENCE_GAP.split(WRAPPED_LINE.sub(" ", text)) if s and s.strip()
+    ]
 
 
 def is_tabular(p: Passage) -> bool:
@@ -156,15 +153,8 @@ def _cosine(embedder: Embedder, question: str, sentences: list[str]) -> np.ndarr
     return np.asarray(vectors[1:] @ vectors[0], dtype=np.float32)
 
 
-@cache
-def _stemmer() -> Any:
-    import snowballstemmer
-
-    return snowballstemmer.stemmer("english")
-
-
 def _stems(text: str) -> set[str]:
-    return set(_stemmer().stemWords(text_words(text)))
+    return set(stem_words(text_words(text)))
 
 
 def lexical_scores(question: str, sentences: Sequence[str]) -> np.ndarray:
@@ -175,7 +165,7 @@ def lexical_scores(question: str, sentences: Sequence[str]) -> np.ndarray:
     trigrams (and 2-character runs) as substrings, like the keyword index. Shape ``(n,)``.
     """
     terms = query_terms(question)
-    stems_asked = set(_stemmer().stemWords(list(terms.words)))
+    stems_asked = set(stem_words(terms.words))
     cjk = (*terms.trigrams, *terms.short_cjk)
     held = [
         {w for w in stems_asked if w in stems} | {c for c in cjk if c in s}

@@ -1,0 +1,39 @@
+"""Where a text's sentences, lines and clauses part: the split points every reader of answers and
+passages uses. Each is a compiled pattern to ``split`` on (or ``finditer`` for the ends);
+they differ on purpose, and each names the readers that need its variant."""
+
+from __future__ import annotations
+
+import re
+
+#: After ".", "!" or "?" and the blank that follows (relations, a number's sentence).
+SENTENCE_GAP = re.compile(r"(?<=[.!?])\s+")
+#: A sentence gap or a line break: answers' claims and numbers, instructions in a passage.
+SENTENCE_OR_LINE_GAP = re.compile(r"(?<=[.!?])\s+|\n+")
+#: As ``SENTENCE_OR_LINE_GAP``, with the CJK full stops ("。！？"): passage fitting.
+WIDE_SENTENCE_GAP = re.compile(r"(?<=[.!?。！？])\s+|\n+")
+#: A sentence gap that keeps a trailing citation with its sentence ("... 1911. [2] Then"): the
+#: gap is after the citation, not before it (citing an answer sentence by sentence).
+CITED_SENTENCE_GAP = re.compile(r"(?<=[.!?])\s+(?!\[\d)|(?<=\d\])\s+")
+#: Clauses: sentences, table cells (" | "), ", " (not the comma inside "1,240"), "; ", lines.
+CLAUSE_GAP = re.compile(r"(?<=[.!?])\s+|\s\|\s|,\s|;\s|\n")
+#: A sentence end and its blank, matched (not looked behind): where the sentence before a
+#: position ends.
+SENTENCE_END = re.compile(r"[.!?]\s+")
+#: A soft line break inside a sentence (PDF layout): not after a sentence's end or a colon, not
+#: before a list item ("•", "-", "*", "1." or "1)").
+SOFT_BREAK = re.compile(r"(?<![.:!?])\n(?!\s*(?:[•\-*]|\d+[.)]\s))")
+#: A line break inside a sentence: the line does not end a sentence (any script) or a label and
+#: the next one goes on in lower case (text extracted from PDFs and wrapped plain text).
+WRAPPED_LINE = re.compile(r"(?<![.!?:;。！？])[ \t]*\n[ \t]*(?=[a-z])")
+#: Just after a sentence's end and one blank, as a look-behind to build a pattern with ("a chat
+#: role turn at a sentence's start").
+AFTER_SENTENCE_END = r"(?<=[.!?]\s)"
+#: A sentence gap for text written with ";" and ":" as stops too, before a non-blank (chunking).
+CHUNK_SENTENCE_GAP = re.compile(r"(?<=[.!?;:])\s+(?=\S)")
+#: A stop (". ! ? ; :") and the blank after it: where an over-long line of plain text is cut.
+STOP_AND_BLANK = re.compile(r"[.!?;:]\s")
+#: A sentence gap (";" a stop too) or a line break: the statements of a whole-document summary.
+STATEMENT_GAP = re.compile(r"(?<=[.!?;])\s+|\n+")
+#: A sentence gap before a capital letter: the sentences of a model's map reply.
+SENTENCE_GAP_BEFORE_CAPITAL = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")

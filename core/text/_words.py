@@ -1,0 +1,74 @@
+"""Word lists and stemming: the function words each reader leaves out, and English stems.
+
+The lists differ on purpose (each is tuned to its reader: merging them changes verdicts), so
+each is named for what it is for; all are lower case."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from typing import Any
+
+#: Capitalised words that open sentences or are function words: never a name (claims).
+NOT_NAMES = frozenset(
+    {
+        "a", "an", "the", "and", "or", "but", "if", "in", "on", "at", "by", "for", "of", "to",
+        "from", "with", "as", "is", "was", "were", "are", "be", "it", "its", "this", "that",
+        "these", "those", "he", "she", "they", "we", "you", "i", "his", "her", "their", "our",
+        "according", "yes", "no", "there", "however", "also", "after", "before", "during", "when",
+        "where", "who", "what", "which", "why", "how", "source", "sources", "answer", "question",
+        "note", "based",
+    }
+)  # fmt: skip
+
+#: Clock and calendar words: an English answer states them about a passage that may write them in
+#: another script ("9 AM to 8 PM, closed Monday" for 上午9时至下午8时，周一闭馆); not names.
+CALENDAR_WORDS = frozenset(
+    {
+        "am", "pm", "a.m", "p.m", "monday", "tuesday", "wednesday", "thursday", "friday",
+        "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july",
+        "august", "september", "october", "november", "december",
+    }
+)  # fmt: skip
+
+#: Function words left out of a text's content words (the injection check's overlap).
+STOP_WORDS = frozenset(
+    {
+        "a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "with", "by", "at", "from",
+        "is", "are", "was", "were", "be", "been", "it", "its", "this", "that", "these", "those",
+        "what", "which", "who", "whom", "how", "why", "when", "where", "can", "could", "may",
+        "might", "do", "does", "did", "much", "many", "any", "all", "per", "as", "if", "not", "no",
+        "yes", "i", "you", "we", "they", "he", "she", "them", "our", "your", "their",
+    }
+)  # fmt: skip
+
+#: Function words left out of the words around a number (the number-binding check).
+NUMBER_CONTEXT_STOP_WORDS = frozenset(
+    {
+        "the", "a", "an", "of", "in", "on", "at", "to", "for", "and", "or", "was", "is", "are",
+        "were", "be", "by", "with", "from", "as", "it", "its", "this", "that", "what", "which",
+        "who", "how", "many", "much", "did", "does", "do", "has", "have", "had", "there", "their",
+    }
+)  # fmt: skip
+
+_LOCAL = threading.local()
+
+
+def _stemmer() -> Any:
+    """This thread's English Snowball stemmer (a stemmer keeps state while it stems)."""
+    stemmer = getattr(_LOCAL, "stemmer", None)
+    if stemmer is None:
+        import snowballstemmer
+
+        stemmer = _LOCAL.stemmer = snowballstemmer.stemmer("english")
+    return stemmer
+
+
+def stem(word: str) -> str:
+    """The English Snowball stem of one lower-case word ("founded" -> "found")."""
+    return str(_stemmer().stemWord(word))
+
+
+def stems(words: Iterable[str]) -> list[str]:
+    """The English Snowball stems of ``words``, in order."""
+    return [str(s) for s in _stemmer().stemWords(list(words))]

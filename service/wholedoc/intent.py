@@ -38,6 +38,12 @@ def _named(question: str, names: Iterable[str]) -> list[str]:
     return [n for _, n in sorted(found)]
 
 
+def wants_mode(question: str) -> bool:
+    """True when a question asks for a summary, every X or a comparison at all (a cheap test
+    before the library's names are looked at)."""
+    return any(p.search(question) for p in (_SUMMARY, _EVERY, _COMPARE))
+
+
 def detect(question: str, names: Iterable[str]) -> WholeRequest | None:
     """The whole-document request a question makes: it must name a document among ``names``
     (file names of the library) and ask for a comparison (two documents), every X, or a

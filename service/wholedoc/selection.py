@@ -31,6 +31,7 @@ class ChunkText:
     path: str
     text: str
     provenance: dict[str, Any]
+    file_type: str = ""
 
     @property
     def label(self) -> str:
@@ -48,7 +49,9 @@ class ChunkText:
             "path": self.path,
             "name": Path(self.path).name,
             "label": self.label,
+            "file_type": self.file_type,
             "provenance": self.provenance,
+            "score": 1.0,
             "text": self.text,
         }
 
@@ -154,7 +157,15 @@ def select(
     with kb.db.session() as s:
         for doc in docs:
             chunks = tuple(
-                ChunkText(c.id, doc.id, c.ordinal, doc.path, c.text, dict(c.provenance or {}))
+                ChunkText(
+                    c.id,
+                    doc.id,
+                    c.ordinal,
+                    doc.path,
+                    c.text,
+                    dict(c.provenance or {}),
+                    doc.file_type,
+                )
                 for c in catalogue.chunks_of(s, doc.id)
             )
             total += len(chunks)

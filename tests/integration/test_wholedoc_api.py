@@ -92,3 +92,21 @@ def test_api_refuses_bad_requests_naming_the_field(setup: Setup) -> None:
                 resp = c.post(route, json=body)
                 assert resp.status_code == status, (route, body, resp.text)
                 assert resp.json()["field"] == field, (route, body, resp.text)
+
+
+@pytest.mark.slow
+def test_a_plain_question_naming_a_document_takes_its_mode(setup: Setup) -> None:
+    with setup.server.client() as c:
+        body = c.post("/api/ask", json={"question": "List every deadline in harbour.md"}).json()
+        assert body["answer"].startswith("[extract mode"), body["answer"]
+        assert body["grounding"]["mode"] == "extract" and body["citations"]
+        assert "30 April 2027" in body["answer"]
+        events = read_events(c, "/api/ask/stream", {"question": "List all piers in harbour.md"})
+        kinds = [k for k, _ in events]
+        assert kinds[0] == "progress" and kinds[-3:] == ["sources", "token", "done"], kinds
+        assert events[-1][1]["answer"].startswith("[extract mode")
+        summary = c.post("/api/ask", json={"question": "Summarise harbour.md"}).json()
+        assert summary["answer"].startswith("[summarise mode")
+        assert summary["grounding"]["cached"] is True  # the CLI's run
+        plain = c.post("/api/ask", json={"question": "When does the ferry leave?"}).json()
+        assert "grounding" in plain and plain["grounding"].get("mode") is None

@@ -20,6 +20,7 @@ from service.library.service import valid_collection
 from service.llm.queue import Ticket
 from service.schemas import AskRequest, AskResponse
 from service.state import Hearth
+from service.wholedoc.routing import routed_job, whole_answer, whole_answer_events
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +78,11 @@ class AskController(Controller):
         service = hearth.answers
         question = validate_question(data.question)
         options = ask_options(service, data)
+        # A question naming a document and asking for its summary, every X or a comparison
+        # reads the whole document (service/wholedoc); its answer says which mode ran.
+        whole = routed_job(hearth, question, data, options.collection)
+        if whole is not None:
+            return AskResponse(**await whole_answer(hearth, whole, question, request))
         service.check_request(question, data.model, data.task, options)
         ticket = service.admit(data.model, data.task)
         answer = await run_in_thread(
@@ -98,6 +104,12 @@ class AskController(Controller):
         service = hearth.answers
         question = validate_question(data.question)
         options = ask_options(service, data)
+        whole = routed_job(hearth, question, data, options.collection)
+        if whole is not None:  # the whole document: progress events, then the usual ones
+            events = whole_answer_events(hearth, whole, question)
+            return ServerSentEvent(
+                ServerSentEventMessage(event=e.kind, data=json.dumps(e.data)) async for e in events
+            )
         service.check_request(question, data.model, data.task, options)  # 400 before the stream
         ticket = service.admit(data.model, data.task)  # a full queue is a 429 here
         generations = hearth.generations

@@ -2,8 +2,9 @@
 
 Public: ``Retriever`` (hybrid dense + keyword search fused by ``reciprocal_rank_fusion``, the
 ``METHODS`` it offers), ``Passage`` and ``Filters``; the second hop for two-step questions
-(``second_hop``, ``bridge_names``); passage fitting (``fit_passages``, ``merge_identical``,
-``split_sentences``, ``lexical_scores``, ``SentenceVectors``); context fitting in tokens
+(``second_hop``, ``bridge_names``); passage fitting (``fit_passages``, ``GAP``: the mark of
+sentences left out, ``merge_identical``, ``split_sentences``, ``lexical_scores``,
+``SentenceVectors``); context fitting in tokens
 (``check_fits``, ``counted_tokens``, ``prompt_tokens``, ``overflow``,
 ``ContextOverflowError``). The ``_modules`` are private. Retrieval does not import grounding.
 """
@@ -17,6 +18,7 @@ from service.answering.retrieval._context import (
 )
 from service.answering.retrieval._multihop import bridge_names, second_hop
 from service.answering.retrieval._passages import (
+    GAP,
     SentenceVectors,
     fit_passages,
     lexical_scores,
@@ -32,6 +34,7 @@ from service.answering.retrieval._retriever import (
 )
 
 __all__ = [
+    "GAP",
     "METHODS",
     "ContextOverflowError",
     "Filters",

@@ -39,7 +39,7 @@ def fold(text: str) -> str:
 
 def words(text: str) -> set[str]:
     """The content words of ``text``, folded (stop words and one-letter words left out)."""
-    return {w for w in _WORD.findall(fold(text)) if len(w) > 1 and w not in _STOP}
+    return {w for w in _WORD.findall(fold(text)) if (len(w) > 1 or w.isdigit()) and w not in _STOP}
 
 
 def facts(text: str) -> list[str]:
@@ -115,7 +115,10 @@ def _has(fact: str, hay: str) -> bool:
 
 
 def same_item(a: str, b: str) -> bool:
-    """True when two items say the same thing (content words of one within the other's)."""
+    """True when two items say the same thing: the same numbers, and the content words of one
+    within the other's."""
+    if set(FIGURE.findall(a)) != set(FIGURE.findall(b)):
+        return False
     wa, wb = words(a), words(b)
     if not wa or not wb:
         return fold(a).strip() == fold(b).strip()

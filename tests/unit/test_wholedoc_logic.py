@@ -56,6 +56,13 @@ def drain(steps: Generator[tuple[int, int], None, T]) -> T:
     return result[0]
 
 
+def test_items_differing_only_in_a_number_are_not_merged() -> None:
+    from service.wholedoc.support import same_item
+
+    assert not same_item("Permit 1 is due by 1 May 2027.", "Permit 7 is due by 7 May 2027.")
+    assert same_item("Permit 1 is due by 1 May 2027.", "permit 1 is due by 1 May 2027")
+
+
 def test_extract_drops_unsupported_items_and_merges_duplicates() -> None:
     doc = DocumentText(
         1,

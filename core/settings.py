@@ -530,7 +530,7 @@ class ServerSettings(BaseModel):
         default_factory=list,
         description="Host names the server answers besides 127.0.0.1, localhost, [::1] and the "
         "bound address (a request with another Host header is refused: DNS rebinding). Names "
-        "or addresses without scheme or port, e.g. [\"hearth.lan\"]; \"*\" turns the check off "
+        'or addresses without scheme or port, e.g. ["hearth.lan"]; "*" turns the check off '
         "(only behind a proxy that checks Host itself).",
     )
 

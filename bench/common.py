@@ -97,6 +97,8 @@ def run_measured(
     import tempfile
     import time
 
+    from core.memsize import process_rss
+
     with tempfile.TemporaryDirectory() as scratch:
         report = Path(scratch) / "report"
         started = time.perf_counter()
@@ -115,7 +117,7 @@ def run_measured(
                 first = report.read_text().split("\n", 1)[0]
                 child = int(first) if first.strip() else 0
             if child:
-                sampled = max(sampled, _vm_rss(child))
+                sampled = max(sampled, process_rss(child))
             over = bound is not None and sampled > bound
             if over or time.perf_counter() - started > timeout:
                 stopped = True
@@ -131,14 +133,3 @@ def run_measured(
             peak = maxrss_kib * 1024
             returncode = os.waitstatus_to_exitcode(status)
     return MeasuredRun(returncode, out, err, peak, sampled, seconds, stopped)
-
-
-def _vm_rss(pid: int) -> int:
-    """``VmRSS`` of ``pid`` in bytes (0 once it has gone)."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return 0

@@ -81,6 +81,18 @@ def current_rss() -> int:
         return int(fh.read().split()[1]) * int(os.sysconf("SC_PAGE_SIZE"))
 
 
+def process_rss(pid: int | str = "self") -> int:
+    """``VmRSS`` of process ``pid`` (this one by default) in bytes; 0 once it has gone."""
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
 def current_anon() -> int:
     """Anonymous resident memory of this process (``RssAnon``): heap and KV/compute buffers,
     not the memory-mapped model file."""

@@ -27,7 +27,7 @@ def describe(provenance: dict[str, Any]) -> str:
 
     Keys the loaders write: page; slide (+ title); sheet + rows; chapter; heading; message
     (+ index, from) and attachment; key (JSON/YAML); lines (code); start/end (audio, seconds)
-    (+ channel, speaker and speaker_name);
+    (+ channel, speaker, speakers and speaker_name);
     box (OCR).
     """
     p = provenance
@@ -37,7 +37,9 @@ def describe(provenance: dict[str, Any]) -> str:
     elif "attachment" in p:
         parts.append(f"attachment {p['attachment']}")
     if "start" in p and "end" in p:
-        if "speaker" in p:  # "Maria, 1:05–1:20" / "Speaker 2, 1:05–1:20"
+        # "Maria, 1:05–1:20" / "Speaker 2, 1:05–1:20"; a monologue's unnamed speaker is not said
+        # (chunks stored before ``speakers`` was recorded say it).
+        if p.get("speaker_name") or ("speaker" in p and int(p.get("speakers", 2)) > 1):
             parts.append(str(p.get("speaker_name") or f"Speaker {p['speaker']}"))
         parts.append(f"{clock(p['start'])}–{clock(p['end'])}")
         if p.get("channel"):

@@ -39,15 +39,17 @@ def segment_sections(
     """Group segments into sections of at most ``max_words`` words and ``MAX_SPAN`` seconds,
     cut at long pauses; segments of different channels are grouped apart, in time order.
     ``speakers`` (one per segment, from 1): a change of speaker starts a section, which records
-    its ``speaker`` (and ``speaker_name`` from ``names``)."""
+    its ``speaker``, how many the recording has (``speakers``) and ``speaker_name`` from
+    ``names``."""
     if speakers is not None:
         named = names or {}
+        heard = len(set(speakers))  # a label names the speaker only when there are several
         sections: list[Section] = []
         start = 0
         for i in range(1, len(segments) + 1):
             if i == len(segments) or speakers[i] != speakers[start]:
                 who = speakers[start]
-                extra: dict[str, object] = {"speaker": who}
+                extra: dict[str, object] = {"speaker": who, "speakers": heard}
                 if who in named:
                     extra["speaker_name"] = named[who]
                 sections += [

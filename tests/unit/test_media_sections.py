@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.ocr import OcrLine, _lines, scale_for
-from core.provenance import clock
+from core.provenance import clock, describe
 from core.speech import Segment
 from ingest.loaders.audio import segment_sections
 from ingest.loaders.ocr_sections import line_sections
@@ -97,3 +97,14 @@ def test_ocr_fragments_of_a_tilted_row_are_one_line_read_left_to_right() -> None
     lines = _lines(Out(), factor=1.0, min_score=0.5)
     assert [ln.text for ln in lines] == ["Oat milk 1L 1.85", "Sourdough loaf 3.20"]
     assert lines[0].score == 0.9 and lines[0].box[0] == 20 and lines[0].box[2] == 460
+
+
+def test_a_label_names_the_speaker_only_when_the_recording_has_several_or_a_name() -> None:
+    """jfk.flac's label stayed "jfk.flac, 0:00–0:11" once diarization recorded its one speaker."""
+    span = {"start": 0.0, "end": 11.0}
+    assert describe({**span, "speaker": 2, "speakers": 2}) == "Speaker 2, 0:00–0:11"
+    assert describe({**span, "speaker": 1, "speakers": 1}) == "0:00–0:11"
+    assert (
+        describe({**span, "speaker": 1, "speakers": 1, "speaker_name": "JFK"}) == "JFK, 0:00–0:11"
+    )
+    assert describe({**span, "speaker": 1}) == "Speaker 1, 0:00–0:11"  # stored before the count

@@ -133,7 +133,7 @@ class HearthSubject:
         from core.threads import configure
 
         t = settings.threads
-        configure(t.cores, t.answer_cores, t.share, t.adaptive)
+        configure(t.cores, t.answer_cores, t.share, t.adaptive, t.prompt_every_core)
         from core.bundled import resolve_llm
 
         config = settings.llm.model_copy(update={"prompt_cache_mib": 0, "n_ctx": N_CTX})
@@ -213,7 +213,7 @@ def worker(args: argparse.Namespace) -> None:
     if args.worker == "raw":
         subject: Any = RawSubject(args.model_path, args.threads, args.n_batch)
     else:
-        subject = HearthSubject(args.model, adaptive=args.worker == "after")
+        subject = HearthSubject(args.model, adaptive=args.worker != "before")
     messages = _prompt(args.prompt_tokens)
     run_once(subject, messages, 4, args.cap_s)  # warm-up: pages in, buffers allocated
     print(json.dumps({"ready": True}), flush=True)
@@ -248,6 +248,8 @@ def subject_env(name: str) -> dict[str, str]:
     if name == "before":
         env.setdefault("GOMP_SPINCOUNT", "300000")
         env["HEARTH_THREADS__ADAPTIVE"] = "false"
+    if name == "every":  # today's defaults, but prompts read on every core whatever the load
+        env["HEARTH_THREADS__PROMPT_EVERY_CORE"] = "true"
     return env
 
 
@@ -401,6 +403,9 @@ def run_table(args: argparse.Namespace) -> dict[str, Any]:
                 for rep in range(args.reps):
                     order = subjects[rep % len(subjects) :] + subjects[: rep % len(subjects)]
                     for name in order:
+                        # The previous subject's answer leaves the watcher's window first: the
+                        # subjects are the bench, not the machine's other programs.
+                        time.sleep(args.gap_s)
                         row = measure(procs[name], competitors)
                         cells.setdefault((load, name), Cell()).runs.append(row)
                         print(f"  {load:6} {name:7} {json.dumps(row)}", flush=True)
@@ -708,6 +713,12 @@ def main() -> None:
     parser.add_argument("--cap-s", type=float, default=20.0)
     parser.add_argument("--n-batch", type=int, default=256)
     parser.add_argument("--settle-s", type=float, default=2.0)
+    parser.add_argument(
+        "--gap-s",
+        type=float,
+        default=1.5,
+        help="seconds between two subjects' turns (longer than core/cpuload.py's 1 s window)",
+    )
     parser.add_argument("--neighbour-threads", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--model", default="qwen2.5-coder-1.5b")
     parser.add_argument("--model-path", default="")
@@ -716,7 +727,9 @@ def main() -> None:
     parser.add_argument("--serve-load", default="llama", choices=LOADS[1:])
     parser.add_argument("--questions", type=int, default=8)
     parser.add_argument("--modes", default="after")
-    parser.add_argument("--worker", choices=("raw", "before", "after"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--worker", choices=("raw", "before", "after", "every"), help=argparse.SUPPRESS
+    )
     parser.add_argument("--neighbour", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--threads", type=int, default=2, help=argparse.SUPPRESS)
     args = parser.parse_args()

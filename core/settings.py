@@ -516,6 +516,12 @@ class ThreadSettings(BaseModel):
         description="Leave out the cores other programs keep busy (read from /proc/stat before "
         "each answer step and ingest slice); false uses the cores whatever else runs.",
     )
+    prompt_every_core: bool = Field(
+        False,
+        description="Read a prompt on every core even when other programs keep some busy "
+        "(generation still leaves them out): prompt evaluation is long matrix products with "
+        "few barriers between them, so a second thread gains more than it waits.",
+    )
 
 
 class ServerSettings(BaseModel):
@@ -761,5 +767,11 @@ def load_settings(**overrides: Any) -> HearthSettings:
     from core.threads import configure
 
     threads = settings.threads
-    configure(threads.cores, threads.answer_cores, threads.share, threads.adaptive)
+    configure(
+        threads.cores,
+        threads.answer_cores,
+        threads.share,
+        threads.adaptive,
+        threads.prompt_every_core,
+    )
     return settings

@@ -42,6 +42,10 @@ from core.cpuload import Load, LoadWatcher, affinity, cores_taken
 #: runs one thread, which has no barrier to wait at.
 GOMP_SPINS = 10_000
 
+#: Other programs' use (in cores) this close to a whole number reads as programs that hold whole
+#: cores steadily (busy loops), which a prompt's threads leave alone (``prompt_threads``).
+STEADY = 0.2
+
 #: Environment set at ``core`` import unless the person set any of them: libgomp (llama.cpp,
 #: torch, FAISS) reads it when it loads.
 SPIN_ENV: dict[str, str] = {"GOMP_SPINCOUNT": str(GOMP_SPINS)}
@@ -83,6 +87,7 @@ class CoreBudget:
     share: bool = True
     watcher: LoadWatcher | None = None
     adaptive: bool = True
+    prompt_every_core: bool = False
     _answers: int = field(default=0, repr=False)
     _ingests: int = field(default=0, repr=False)
     _prompts: int = field(default=0, repr=False)
@@ -117,6 +122,29 @@ class CoreBudget:
         if not self.share or not self._ingests or self._prompts:
             return free
         return min(self.answer_cores, free)
+
+    def prompt_threads(self, load: Load | None = None) -> int:
+        """Threads for reading a prompt (a batch of tokens).
+
+        A prompt is long matrix products with few barriers between them, so a thread on a
+        core another program uses still adds its share, unlike in generation (a barrier per
+        operation). It leaves a core to others only when they hold whole cores steadily (a
+        busy loop: their use within ``STEADY`` of a whole number) and a core of its own is
+        left: beside a single busy loop one thread read 80-86 tokens/s, two 66-73; beside a
+        second llama.cpp process or two busy loops two threads read 63-72 against 56-60
+        (bench/contention.py, NOTES.md). ``prompt_every_core`` always takes every core; while
+        ingest runs :meth:`answer_threads` applies (ingest slices wait for prompts, so that
+        is every free core).
+        """
+        load = load or self.load()
+        free = self.answer_threads(load)
+        if self.prompt_every_core:
+            return self.cores
+        if not self.adaptive or free >= self.cores:
+            return free
+        steady = abs(load.busy - round(load.busy)) < STEADY
+        own_core_left = self.cores - load.busy >= 1.0 - STEADY
+        return free if steady and own_core_left else self.cores
 
     def ingest_threads(self, load: Load | None = None) -> int:
         """Threads for an ingest step now: every free core unless an answer is being written,
@@ -182,10 +210,15 @@ def budget() -> CoreBudget:
 
 
 def configure(
-    cores: int = 0, answer_cores: int = 0, share: bool = True, adaptive: bool = True
+    cores: int = 0,
+    answer_cores: int = 0,
+    share: bool = True,
+    adaptive: bool = True,
+    prompt_every_core: bool = False,
 ) -> CoreBudget:
     """Set the process's core budget (0: every available core / half of them, rounded up;
-    ``adaptive``: leave out the cores other programs keep busy).
+    ``adaptive``: leave out the cores other programs keep busy; ``prompt_every_core``: read
+    prompts on every core all the same).
 
     The budget is changed in place, so work in progress is still counted (settings may be
     loaded again while an ingest runs).
@@ -196,4 +229,5 @@ def configure(
         _budget.answer_cores = min(max(1, answer_cores or (total + 1) // 2), total)
         _budget.share = share
         _budget.adaptive = adaptive
+        _budget.prompt_every_core = prompt_every_core
     return _budget

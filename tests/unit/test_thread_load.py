@@ -148,6 +148,21 @@ def test_not_adaptive_reports_the_load_but_takes_every_core(tmp_path: Path) -> N
     assert load.busy == pytest.approx(1.0) and load.free == 2 and b.answer_threads() == 2
 
 
+def test_a_prompt_leaves_a_core_only_to_a_steady_program_that_leaves_one(tmp_path: Path) -> None:
+    proc = FakeProc(tmp_path / "proc")
+    watcher = proc.watcher()
+    b = CoreBudget(cores=2, answer_cores=1, watcher=watcher)
+    every = CoreBudget(cores=2, answer_cores=1, watcher=watcher, prompt_every_core=True)
+    seen = []
+    for others in (1.0, 1.4, 2.0, 0.0):  # a busy loop, a llama.cpp neighbour, two loops, none
+        for _ in range(5):
+            proc.tick(0.25, others=others, ours=0.0)
+            watcher.sample()
+        with b.answering(), b.reading_prompt():
+            seen.append((b.prompt_threads(), b.answer_threads(), every.prompt_threads()))
+    assert seen == [(1, 1, 2), (2, 1, 2), (2, 1, 2), (2, 2, 2)]
+
+
 def test_the_window_forgets_load_older_than_a_second(tmp_path: Path) -> None:
     proc = FakeProc(tmp_path / "proc")
     watcher = proc.watcher()

@@ -69,6 +69,7 @@ class LlamaCppRuntime:
         self._fixed_threads = settings.n_threads
         threads = settings.n_threads or budget().cores
         self._threads = threads
+        self._batch_threads = threads
         self._prompt_seen: tuple[int, Load] = (threads, budget().load())  # starts the watcher
         try:
             probe_meta = self._read_metadata(path)
@@ -100,14 +101,19 @@ class LlamaCppRuntime:
 
     def _fit_threads(self, prompt: bool = False) -> None:
         """Give llama.cpp the threads the core budget allows now, of the cores other programs
-        leave free (unless fixed by settings); a ``prompt``'s count and load go to its stats."""
+        leave free (unless fixed by settings): for generation (``n_threads``) and, before a
+        ``prompt``, for batches (``n_threads_batch``); a prompt's count and load go to its
+        stats."""
         load = budget().load()
         threads = self._fixed_threads or budget().answer_threads(load)
-        if threads != self._threads:
-            self._llm._ctx.set_n_threads(threads, threads)
-            self._threads = threads
+        batch = self._batch_threads
         if prompt:
-            self._prompt_seen = (threads, load)
+            batch = self._fixed_threads or budget().prompt_threads(load)
+        if (threads, batch) != (self._threads, self._batch_threads):
+            self._llm._ctx.set_n_threads(threads, batch)
+            self._threads, self._batch_threads = threads, batch
+        if prompt:
+            self._prompt_seen = (batch, load)
 
     def model_sha256(self) -> str:
         """sha256 of the model file (published value for bundled models)."""

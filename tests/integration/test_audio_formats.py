@@ -10,6 +10,11 @@ from core.speech import SAMPLE_RATE, decode
 from ingest.loaders import LoaderContext, Loaders, file_type_of
 from tests.integration.media import encode
 
+pytestmark = pytest.mark.embedded_only(
+    "decoding only (PyAV); no catalogue, store or model backend is involved: one pass"
+)
+
+
 FORMATS = [
     ("jfk.mp3", "mp3"),
     ("jfk.m4a", "aac"),

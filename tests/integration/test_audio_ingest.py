@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select
 
 from core.db.models import Chunk, Document
@@ -12,6 +13,10 @@ from core.knowledge import KnowledgeBase
 from ingest.pipeline import IngestPipeline
 from service.answering.retrieval import Retriever
 from tests.integration.media import long_stereo_wav, silent_wav
+
+pytestmark = pytest.mark.embedded_only(
+    "Whisper is the subject; other tests write the catalogue and stores here: one pass"
+)
 
 
 def test_jfk_speech_is_retrieved_with_its_time_range(

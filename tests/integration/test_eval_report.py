@@ -15,6 +15,9 @@ import pytest
 from service.evaluation.report import LAST_REPORT
 from tests.integration.conftest import Server, start_server
 
+pytestmark = pytest.mark.embedded_only("reads the eval report file only: one pass")
+
+
 REPORT: dict[str, Any] = {
     "version": 1,
     "created": "2026-11-29T20:40:00+00:00",

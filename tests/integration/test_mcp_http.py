@@ -19,6 +19,11 @@ from mcp.client.streamable_http import streamable_http_client
 
 from tests.integration.conftest import Server, run_hearth, start_server
 
+pytestmark = pytest.mark.embedded_only(
+    "the MCP transport is the subject; test_mcp runs the tools over these backends: one pass"
+)
+
+
 FACT = "The lighthouse keeper of Varrow Point logs the tide at 05:12 each morning."
 LONG = "Write a long, detailed essay about ferries, harbours, tides and lighthouses."
 INIT = {

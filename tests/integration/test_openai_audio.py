@@ -14,6 +14,11 @@ import pytest
 from core.evalmetrics import word_error_rate
 from tests.integration.conftest import Server, start_server
 
+pytestmark = pytest.mark.embedded_only(
+    "speech and transcription routes touch no catalogue, store or LLM backend: one pass"
+)
+
+
 SENTENCE = "Please bring the blue folder to the meeting on the second floor."
 
 

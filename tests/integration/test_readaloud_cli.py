@@ -5,11 +5,17 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
+
 from core.evalmetrics import word_error_rate
 from core.settings import load_settings
 from core.speech import SpeechModel
 from service.readaloud.service import speakable
 from tests.integration.conftest import run_hearth
+
+pytestmark = pytest.mark.embedded_only(
+    "the voice is the subject; test_rag covers answers on this pass: one pass"
+)
 
 
 def heard(path: Path) -> str:

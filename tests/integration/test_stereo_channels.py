@@ -8,6 +8,7 @@ import wave
 from pathlib import Path
 
 import numpy as np
+import pytest
 from sqlalchemy import select
 
 from core.db.models import Chunk
@@ -16,6 +17,9 @@ from core.knowledge import KnowledgeBase
 from core.settings import HearthSettings
 from core.tts import TextToSpeech
 from ingest.pipeline import IngestPipeline
+
+pytestmark = pytest.mark.embedded_only("Whisper per channel is the subject: one pass")
+
 
 LEFT = "The roof repair on the east wing is booked for the fourteenth of March."
 RIGHT = "The budget for the roof repair is eighteen thousand pounds."

@@ -16,6 +16,10 @@ from core.threads import budget, configure
 from service.llm.base import SamplingParams
 from service.llm.runtimes.llama_cpp import LlamaCppRuntime
 
+pytestmark = pytest.mark.embedded_only(
+    "builds the in-process llama.cpp runtime and embedder whatever the backends: one pass"
+)
+
 
 @pytest.fixture
 def two_cores() -> Iterator[None]:

@@ -15,6 +15,9 @@ from core.settings import HearthSettings
 from core.speech import SpeechModel
 from core.tts import TextToSpeech
 
+pytestmark = pytest.mark.embedded_only("the voice and Whisper only: one pass")
+
+
 SENTENCE = "The library opens early in the morning and closes late in the evening."
 
 

@@ -11,6 +11,10 @@ import pytest
 from tests.integration.conftest import Server, run_hearth, start_server
 from tests.integration.media import silent_wav
 
+pytestmark = pytest.mark.embedded_only(
+    "the voice path is the subject; test_rag covers answers on this pass: one pass"
+)
+
 
 @pytest.fixture(scope="module")
 def voice_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:

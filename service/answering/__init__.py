@@ -1,5 +1,5 @@
-"""Answering a question, in five packages a newcomer can name; import from them, never from a
-``_module`` inside one:
+"""Answering a question, in five packages a newcomer can name and the API's shapes; import from
+them, never from a ``_module`` inside one:
 
 - ``service.answering.retrieval``: the passages (hybrid search and its fusion, the second hop,
   passage and context fitting);
@@ -9,7 +9,10 @@
   from it, and the default template texts the migrations read;
 - ``service.answering.orchestration``: ``AnswerService`` and what is kept of an answer
   (records, conversations, replay, voice);
-- ``service.answering.controllers``: the HTTP controllers.
+- ``service.answering.controllers``: the HTTP controllers;
+- ``service.answering.schemas``: the ask/answer request and response shapes of the API
+  (``AskRequest``, ``AnswerFields``, ``Source``, ``AskResponse``, ``VoiceAskResponse``; a
+  module of dataclasses that imports nothing of answering).
 
 This package itself exports nothing, so importing one part does not load the others.
 """

@@ -15,9 +15,9 @@ from litestar import Request
 
 from core import catalogue
 from core.errors import HearthError
+from service.answering.schemas import AskRequest
 from service.bridge import Abandoned, in_thread, run_in_thread
 from service.errors import error_body
-from service.schemas import AskRequest
 from service.wholedoc import prompts
 from service.wholedoc.intent import detect, wants_mode
 from service.wholedoc.service import Event, Job, WholeDocService

@@ -14,11 +14,11 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from core.errors import HearthError
 from service.answering.orchestration import AnswerService, AskOptions, Event, validate_question
+from service.answering.schemas import AskRequest, AskResponse
 from service.bridge import Abandoned, Generations, in_thread, run_in_thread
 from service.errors import error_body, log_unexpected
 from service.library.service import valid_collection
 from service.llm.queue import Ticket
-from service.schemas import AskRequest, AskResponse
 from service.state import Hearth
 from service.wholedoc.routing import routed_job, whole_answer, whole_answer_events
 

@@ -12,8 +12,8 @@ from litestar.enums import RequestEncodingType
 from litestar.params import Body
 
 from core.errors import InvalidInputError
+from service.answering.schemas import VoiceAskResponse
 from service.bridge import run_in_thread
-from service.schemas import VoiceAskResponse
 from service.state import Hearth
 
 

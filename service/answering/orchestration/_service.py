@@ -28,10 +28,10 @@ from service.answering.retrieval import (
     merge_identical,
     second_hop,
 )
+from service.answering.schemas import AnswerFields
 from service.llm.base import ChatMessage, LLMRuntime, PromptStats, SamplingParams
 from service.llm.pool import ModelPool, ModelSlot
 from service.llm.queue import Abandoned, Ticket
-from service.schemas import AnswerFields
 from service.templates.service import TemplateService
 
 log = logging.getLogger(__name__)
@@ -67,14 +67,15 @@ class AskOptions:
 @dataclass
 class Answer(AnswerFields[dict[str, Any]]):
     """A finished answer with its sources, citations, grounding verdict and timings (the fields
-    of :class:`service.schemas.AnswerFields`, its passages as JSON-ready dicts), and the question.
+    of :class:`service.answering.schemas.AnswerFields`, its passages as JSON-ready dicts), and
+    the question.
     """
 
     question: str = field(kw_only=True)
 
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready form, the body of an :class:`service.schemas.AskResponse` (the question is
-        not echoed)."""
+        """JSON-ready form, the body of an :class:`service.answering.schemas.AskResponse` (the
+        question is not echoed)."""
         return {f.name: getattr(self, f.name) for f in fields(AnswerFields)}
 
 

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from core.catalogue.chunks import chunk_ids_of, chunk_metadata
 from core.catalogue.documents import document_at, ledger
 from core.catalogue.kinds import DONE, Action, DocumentStatus
+from core.catalogue.speakers import speaker_names_of, with_speaker_name
 from core.db.models import Chunk, Document
 from core.types import ChunkDraft
 
@@ -81,6 +82,7 @@ def write_version(s: Session, version: DocumentVersion) -> Committed:
     doc.file_type = version.file_type
     doc.ingested_at = datetime.now(UTC)
     s.flush()
+    named = speaker_names_of(s, doc.id)  # names given to a recording's speakers are kept
     new_ids: list[int] = []
     for drafts, vectors in version.chunk_batches():
         rows = [
@@ -90,7 +92,7 @@ def write_version(s: Session, version: DocumentVersion) -> Committed:
                 text=d.text,
                 title=version.title,
                 token_count=d.token_count,
-                provenance=d.provenance,
+                provenance=with_speaker_name(d.provenance, named),
                 embedding=vectors[i].astype(np.float32).tobytes(),
             )
             for i, d in enumerate(drafts)

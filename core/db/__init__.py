@@ -3,6 +3,7 @@
 from core.db.answers import AnswerRecord, Conversation, Message
 from core.db.models import Base, Chunk, Document, LedgerEntry
 from core.db.session import Database
+from core.db.speakers import SpeakerName
 from core.db.templates import PromptTemplate, PromptTemplateVersion
 from core.db.tokens import AccessToken
 
@@ -18,4 +19,5 @@ __all__ = [
     "Message",
     "PromptTemplate",
     "PromptTemplateVersion",
+    "SpeakerName",
 ]

@@ -7,7 +7,8 @@ A stereo recording with a different speaker on each channel is transcribed chann
 (core/speech.py); its sections never mix channels and carry ``"channel": "left"|"right"``.
 With ``diarization.enabled`` (ingest/speakers/), each segment is assigned a speaker and a
 section never holds two speakers' turns; its provenance carries ``"speaker": N`` (from 1) and,
-once the person named that speaker, ``"speaker_name"``.
+once the person named that speaker, ``"speaker_name"`` (written by the catalogue's commit from
+the names it keeps, core/catalogue/speakers.py).
 A recording without speech gives no sections (recorded as empty); an undecodable file is a
 ``LoaderError`` naming it.
 """
@@ -19,9 +20,8 @@ from pathlib import Path
 from core.errors import LoaderError
 from core.speech import Segment
 from core.types import Section
-from ingest.files import catalogue_path
 from ingest.loaders.base import ContextLoader, LoaderContext, handles
-from ingest.speakers.names import speaker_names
+from ingest.speakers.names import adopt_old_names
 from ingest.speakers.recording import encoder_for, segment_speakers
 
 #: A pause longer than this (seconds) between segments starts a new section.
@@ -115,7 +115,5 @@ class AudioLoader(ContextLoader):
             return segment_sections(transcript.segments, words_per_section(self.context))
         encoder = encoder_for(self.context.speech, settings)
         speakers = segment_speakers(path, transcript.segments, encoder)
-        names = speaker_names(settings.data_dir, str(catalogue_path(path)))
-        return segment_sections(
-            transcript.segments, words_per_section(self.context), speakers, names
-        )
+        adopt_old_names(settings)  # names given before 0008; the commit writes them in
+        return segment_sections(transcript.segments, words_per_section(self.context), speakers)

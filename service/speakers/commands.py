@@ -22,7 +22,7 @@ def list_command(settings: HearthSettings, document: str) -> None:
     db = Database(settings.sqlalchemy_url)
     try:
         db.migrate()
-        found = list_speakers(db, find_document(db, document))
+        found = list_speakers(db, find_document(db, document), settings.data_dir)
     finally:
         db.dispose()
     if not found:

@@ -38,7 +38,8 @@ class SpeakerController(Controller):
     def speakers(self, document_id: Id, state: State) -> list[SpeakerOut]:
         """The document's speakers (empty for a document that is not a diarized recording)."""
         kb: KnowledgeBase = state.hearth.kb
-        return [SpeakerOut(k, v) for k, v in list_speakers(kb.db, document_id).items()]
+        found = list_speakers(kb.db, document_id, state.hearth.settings.data_dir)
+        return [SpeakerOut(k, v) for k, v in found.items()]
 
     @put("/", sync_to_thread=True)
     def name(self, document_id: Id, data: SpeakerName, state: State) -> list[SpeakerOut]:

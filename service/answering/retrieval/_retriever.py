@@ -162,7 +162,7 @@ class Retriever:
                 if len(scored) >= k:
                     break
         scored = scored[:k]
-        number, name = asked_speaker(question, self.kb.settings.data_dir)
+        number, name = asked_speaker(question, self.kb.db, self.kb.settings.data_dir)
         if number is not None or name is not None:  # that speaker's turns first, kept
             scored = self._speaker_first(fused, scored, vector, number, name, k)
         if cut and scored:

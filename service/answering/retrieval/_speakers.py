@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from core.db.session import Database
 from ingest.speakers.names import all_names
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
@@ -14,15 +15,16 @@ _NUMBERED = re.compile(r"\bspeaker\s+(\d{1,2})\b", re.IGNORECASE)
 _ORDINAL = re.compile(rf"\b({'|'.join(ORDINALS)})\s+speaker\b", re.IGNORECASE)
 
 
-def asked_speaker(question: str, data_dir: Path) -> tuple[int | None, str | None]:
+def asked_speaker(question: str, db: Database, data_dir: Path) -> tuple[int | None, str | None]:
     """(speaker number, speaker name) the question names; (None, None) when it names none.
-    Names are those given with ``hearth speakers name``."""
+    Names are those given with ``hearth speakers name`` (kept in ``db``'s catalogue; an old
+    speakers.json in ``data_dir`` is imported first)."""
     if m := _NUMBERED.search(question):
         return int(m.group(1)), None
     if m := _ORDINAL.search(question):
         return ORDINALS.index(m.group(1).lower()) + 1, None
     words = {w.lower() for w in re.findall(r"\w+", question)}
-    for name in all_names(data_dir):
+    for name in all_names(db, data_dir):
         if set(re.findall(r"\w+", name.lower())) <= words:
             return None, name
     return None, None

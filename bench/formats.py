@@ -3,7 +3,7 @@
     PYTHONPATH=. python bench/formats.py [--files 10] [--json PATH]
 
 For each kind, ``--files`` real files are written with the format's own library (the samples of
-``tests/format_samples.py``), then timed twice: the loader alone (type detection + load +
+``samples/formats.py``), then timed twice: the loader alone (type detection + load +
 chunking) and the whole pipeline (+ embedding with the bundled all-MiniLM-L6-v2, SQLite, Chroma,
 FAISS). Figures depend on machine load; they are never asserted by a test.
 """
@@ -26,7 +26,7 @@ from core.knowledge import KnowledgeBase
 from core.settings import load_settings
 from ingest.loaders.base import load_file, loader_for
 from ingest.pipeline import IngestPipeline
-from tests.format_samples import MAKERS
+from samples.formats import MAKERS
 
 NOT_SUPPORTED = {
     "pptx": "text in pictures, charts, SmartArt; legacy .ppt (refused)",

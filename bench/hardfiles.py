@@ -14,8 +14,8 @@ import tempfile
 from pathlib import Path
 
 from bench.common import SHARED
-from tests.image_samples import write_receipt
-from tests.table_samples import write_docx, write_html, write_pdf_table, write_xlsx
+from samples.images import write_receipt
+from samples.tables import write_docx, write_html, write_pdf_table, write_xlsx
 
 LEFT_SPEECH = (
     "Good morning. This is Oliver from facilities. The roof repair on the east wing is booked "

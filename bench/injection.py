@@ -130,7 +130,7 @@ def _html(path: Path, fact: str, payload: str, style: str) -> None:
 
 
 def _pdf(path: Path, fact: str, payload: str, style: str) -> None:
-    from tests.unit.pdfgen import write_pdf
+    from samples.pdf import write_pdf
 
     planted = [(PDF_STYLES[style], line) for line in payload.splitlines() if line.strip()]
     write_pdf(path, [[("", "Notice"), ("", fact), *planted]])

@@ -2,7 +2,7 @@
 messages from an .mbox file with the existing loader, and seconds from a message arriving to it
 being searchable with IDLE.
 
-A throwaway dovecot on loopback (tests/mailserver.py; needs Debian's dovecot-imapd, run as root)
+A throwaway dovecot on loopback (samples/mailserver.py; needs Debian's dovecot-imapd, run as root)
 holds ``--messages`` generated messages, every 20th with a PDF attachment; the same bytes are
 written to an .mbox file. Both are ingested into fresh data directories with the bundled
 embedder, SQLite, Chroma and FAISS, in one run, alternating which goes first. The latency trials
@@ -35,7 +35,7 @@ from ingest.mail.accounts import Account, AccountStore
 from ingest.mail.follower import MailFollower
 from ingest.mail.sync import MailSync
 from ingest.pipeline import IngestPipeline
-from tests.mailserver import (
+from samples.mailserver import (
     PASSWORD,
     USER,
     Dovecot,

@@ -55,7 +55,7 @@ class BadFile:
 
 
 def _pdf(text: str) -> bytes:
-    from tests.format_samples import minimal_pdf
+    from samples.formats import minimal_pdf
 
     return minimal_pdf([text])
 
@@ -93,7 +93,7 @@ def _encrypted_office(maker_name: str, tmp: Path, password: str = PASSWORD) -> b
     password to open (ECMA-376 agile encryption, msoffcrypto-tool): an OLE compound file."""
     from msoffcrypto.format.ooxml import OOXMLFile
 
-    import tests.format_samples as samples
+    import samples.formats as samples
 
     ext = {"docx": ".docx", "xlsx": ".xlsx", "pptx": ".pptx"}[maker_name]
     plain = tmp / f"plain-{maker_name}-{password}{ext}"
@@ -117,7 +117,7 @@ def _encrypted_odt(tmp: Path) -> bytes:
     from cryptography.hazmat.primitives import padding
     from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
-    import tests.format_samples as samples
+    import samples.formats as samples
 
     src = tmp / "plain.odt"
     samples.make_odt(src)
@@ -173,7 +173,7 @@ def _drm_epub(tmp: Path) -> bytes:
     from cryptography.hazmat.primitives import padding
     from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
-    import tests.format_samples as samples
+    import samples.formats as samples
 
     src = tmp / "plain.epub"
     samples.make_epub(src)
@@ -353,8 +353,8 @@ def _image(fmt: str, color: str = "white", text: bool = True) -> bytes:
 
 
 def _corrupt_member(maker_name: str, member_suffix: str, tmp: Path) -> bytes:
-    """A real file from tests.format_samples with its main XML part replaced by garbage."""
-    import tests.format_samples as samples
+    """A real file from samples.formats with its main XML part replaced by garbage."""
+    import samples.formats as samples
 
     src = tmp / f"src-{maker_name}"
     getattr(samples, f"make_{maker_name}")(src)

@@ -31,8 +31,8 @@ from sqlalchemy import text
 
 from core.knowledge import KnowledgeBase
 from core.settings import load_settings
+from samples.pdf import write_pdf
 from tests.integration.conftest import REPO, hearth_env, run_hearth
-from tests.unit.pdfgen import write_pdf
 
 KILLS = 20
 SPARE_RUNS = 6  # runs allowed beyond KILLS for kills that arrived after a run finished

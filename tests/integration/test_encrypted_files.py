@@ -77,7 +77,7 @@ def test_a_missing_library_fails_only_the_files_that_need_it(tmp_path: Path) -> 
     DependencyError and a traceback (issue 28); without `odf` every .odt did the same."""
     import subprocess
 
-    import tests.format_samples as samples
+    import samples.formats as samples
 
     folder = tmp_path / "batch"
     folder.mkdir()

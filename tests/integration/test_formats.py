@@ -14,8 +14,8 @@ from core.db.models import Chunk, Document
 from core.embedder import Embedder
 from core.knowledge import KnowledgeBase
 from ingest.pipeline import IngestPipeline, IngestReport
+from samples.formats import make_all, make_code, make_csv, make_xlsx
 from service.answering.retrieval import Passage, Retriever
-from tests.format_samples import make_all, make_code, make_csv, make_xlsx
 from tests.integration.conftest import backend_settings
 
 

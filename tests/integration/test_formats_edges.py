@@ -12,7 +12,7 @@ from core.db.models import Chunk, Document
 from ingest.loaders.html import HtmlLoader
 from ingest.pipeline import IngestPipeline
 from ingest.remove import remove_documents
-from tests.format_samples import mail, make_eml, make_pptx, minimal_pdf
+from samples.formats import mail, make_eml, make_pptx, minimal_pdf
 from tests.integration.conftest import run_hearth
 
 
@@ -132,7 +132,7 @@ def test_wiki_page_keeps_headings_and_drops_chrome(shared_data: Path) -> None:
 
 
 def test_cli_ingest_and_served_citations_name_slide_and_attachment(tmp_path: Path) -> None:
-    from tests.format_samples import make_all
+    from samples.formats import make_all
     from tests.integration.conftest import start_server
 
     data = tmp_path / "data"
@@ -164,7 +164,7 @@ def test_cli_ingest_and_served_citations_name_slide_and_attachment(tmp_path: Pat
 def test_damaged_files_of_every_kind_fail_cleanly(pipeline: IngestPipeline, tmp_path: Path) -> None:
     import zipfile
 
-    from tests.format_samples import make_all
+    from samples.formats import make_all
 
     bad = tmp_path / "bad"
     bad.mkdir()

@@ -9,8 +9,8 @@ from core.embedder import Embedder
 from core.knowledge import KnowledgeBase
 from core.settings import HearthSettings
 from ingest.pipeline import IngestPipeline
+from samples.images import write_receipt
 from service.answering.retrieval import Retriever
-from tests.image_samples import write_receipt
 from tests.integration.media import text_image
 
 

@@ -12,8 +12,15 @@ from pathlib import Path
 import httpx
 import pytest
 
+from samples.mailserver import (
+    PASSWORD,
+    USER,
+    Dovecot,
+    make_message,
+    running_dovecot,
+    why_no_dovecot,
+)
 from tests.integration.conftest import start_server
-from tests.mailserver import PASSWORD, USER, Dovecot, make_message, running_dovecot, why_no_dovecot
 
 REASON = why_no_dovecot()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")

@@ -1,4 +1,4 @@
-"""`hearth mail` end to end against a real dovecot (tests/mailserver.py): the first sync of 200
+"""`hearth mail` end to end against a real dovecot (samples/mailserver.py): the first sync of 200
 messages (some with PDF and DOCX attachments) with its progress bar, a question answered from an
 attachment and cited to its message, and the password nowhere it should not be: not in any log
 line at DEBUG, error text, status or list output, the data directory's other files, a backup or
@@ -16,8 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.conftest import hearth_env, run_hearth
-from tests.mailserver import (
+from samples.mailserver import (
     PASSWORD,
     USER,
     Dovecot,
@@ -27,6 +26,7 @@ from tests.mailserver import (
     running_dovecot,
     why_no_dovecot,
 )
+from tests.integration.conftest import hearth_env, run_hearth
 
 REASON = why_no_dovecot()
 # slow: it asks the bundled model (the scaled pass leaves it out; the sync itself is covered there

@@ -1,4 +1,4 @@
-"""IMAP mailboxes followed like folders, against a real dovecot on loopback (tests/mailserver.py).
+"""IMAP mailboxes followed like folders, against a real dovecot on loopback (samples/mailserver.py).
 
 One dovecot serves the module; each test follows its own folder(s), so tests stay independent.
 In-process tests drive :class:`ingest.mail.sync.MailSync` with the real pipeline (bundled embedder,
@@ -23,7 +23,14 @@ from ingest.mail.keys import parse_key
 from ingest.mail.sync import MailSync
 from ingest.mail.transport import MailAuthError, MailServerError, check_transport
 from ingest.pipeline import FileResult, IngestPipeline
-from tests.mailserver import PASSWORD, USER, Dovecot, make_message, running_dovecot, why_no_dovecot
+from samples.mailserver import (
+    PASSWORD,
+    USER,
+    Dovecot,
+    make_message,
+    running_dovecot,
+    why_no_dovecot,
+)
 
 REASON = why_no_dovecot()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")

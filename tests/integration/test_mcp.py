@@ -18,9 +18,9 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp_types import CallToolResult
 
+from samples.pdf import write_pdf
 from service.mcp.reading import page_of, trim_overlap
 from tests.integration.conftest import REPO, hearth_env, run_hearth
-from tests.unit.pdfgen import write_pdf
 
 FACT = "The lighthouse keeper of Varrow Point logs the tide at 05:12 each morning."
 FERRY = "The ferry to Aldmoor leaves from pier nine at 7:40 every Tuesday."

@@ -10,6 +10,7 @@ from pathlib import Path
 from core.embedder import Embedder
 from core.evalmetrics import normalize_answer
 from ingest.loaders.tables import cell_text, row_line
+from samples.tables import PRICES
 from service.answering.retrieval import (
     GAP,
     Passage,
@@ -17,7 +18,6 @@ from service.answering.retrieval import (
     merge_identical,
     split_sentences,
 )
-from tests.table_samples import PRICES
 
 #: Questions of the shared set measured (spread over it) and the budget per passage.
 SAMPLE = 120

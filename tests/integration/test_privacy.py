@@ -24,10 +24,10 @@ from typing import Any
 
 import pytest
 
+from samples.pdf import write_pdf
 from tests.integration.conftest import REPO, hearth_env, start_server
 from tests.integration.media import silent_wav, text_image
 from tests.integration.sse import read_events
-from tests.unit.pdfgen import write_pdf
 
 GUARD_DIR = REPO / "tests" / "netguard"
 # Words no model, library or log format would produce by itself.

@@ -11,8 +11,8 @@ import pytest
 from core.embedder import Embedder
 from core.knowledge import KnowledgeBase
 from ingest.pipeline import IngestPipeline
+from samples.tables import write_docx, write_pdf_table, write_xlsx
 from service.answering.retrieval import Retriever
-from tests.table_samples import write_docx, write_pdf_table, write_xlsx
 
 CASES = [
     ("staff.docx", write_docx, "Which office does Marcus Lindqvist work in?", "Marcus Lindqvist",

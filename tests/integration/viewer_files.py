@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from samples.pdf import write_pdf
 from tests.conftest import SHARED_DATA
 from tests.integration.media import RATE, text_image, write_wav
-from tests.unit.pdfgen import write_pdf
 
 PAGE3 = [
     ("", "Harbour notes, third page."),

@@ -12,7 +12,7 @@ import pytest
 from core.errors import UnsupportedTypeError
 from ingest.loaders.base import detect_type, file_type_of, loader_for
 from ingest.loaders.detect import sniff, sniff_bytes
-from tests.format_samples import mail, minimal_pdf
+from samples.formats import mail, minimal_pdf
 
 
 def ooxml(path: Path, part: str) -> Path:

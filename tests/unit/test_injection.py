@@ -11,8 +11,8 @@ from docx.shared import Pt, RGBColor
 from ingest.loaders.docx import DocxLoader
 from ingest.loaders.html import HtmlLoader
 from ingest.loaders.pdf import PdfLoader
+from samples.pdf import write_pdf
 from service.answering.grounding import check_answer, without_instructions
-from tests.unit.pdfgen import write_pdf
 
 POLICY = "Employees may claim up to 45 EUR per day for meals while travelling."
 PLANTED = (

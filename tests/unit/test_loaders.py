@@ -8,7 +8,7 @@ import pytest
 
 from core.errors import LoaderError, UnsupportedTypeError
 from ingest.loaders import loader_for
-from tests.unit.pdfgen import write_pdf
+from samples.pdf import write_pdf
 
 
 def load(path: Path) -> list:  # type: ignore[type-arg]

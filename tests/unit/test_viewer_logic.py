@@ -12,10 +12,10 @@ import pytest
 
 from core.db.models import Document
 from core.errors import InvalidInputError
+from samples.pdf import write_pdf
 from service.viewer.marks import aligned_words, merge_lines, recorded_marks, text_marks, words_of
 from service.viewer.original import byte_range
 from service.viewer.views import kind_of, table_view, text_context
-from tests.unit.pdfgen import write_pdf
 
 
 def chunk(cid: int, text: str, **prov: Any) -> Any:

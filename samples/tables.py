@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.unit.pdfgen import write_pdf
+from samples.pdf import write_pdf
 
 # Prices per quarter (XLSX): neighbouring rows and columns hold near-miss values.
 PRICES = [

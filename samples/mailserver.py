@@ -303,8 +303,8 @@ def make_message(
 
 
 def pdf_bytes(text: str) -> bytes:
-    """A one-page PDF holding ``text`` (tests/unit/pdfgen.py)."""
-    from tests.unit.pdfgen import write_pdf
+    """A one-page PDF holding ``text`` (samples/pdf.py)."""
+    from samples.pdf import write_pdf
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "a.pdf"

@@ -1,6 +1,8 @@
-"""The one owner of catalogue queries: documents, their chunks and the ingest ledger are read and
-written here (``kinds``: statuses and actions; ``documents``: documents and the ledger;
-``chunks``: chunks and their embeddings; ``versions``: the commit of one ingested version;
+"""The one owner of catalogue queries: every table of ``core.db``'s models is read and written
+here (the keyword index's are ``core.keywords``'s) (``kinds``: statuses and actions; ``documents``:
+documents and the ledger; ``chunks``: chunks and their embeddings; ``answers``: stored answers
+and conversations with their turns; ``templates``: prompt templates and their versions;
+``tokens``: access tokens; ``versions``: the commit of one ingested version;
 ``whole``: the catalogue as a whole for backup, restore and the bundle: row counts, revision,
 paths and their move, the models that answered; ``speakers``: names given to the speakers of
 recordings and the speakers their chunks record).
@@ -12,6 +14,15 @@ transaction can hold several steps; callers use ``from core import catalogue`` a
 
 from __future__ import annotations
 
+from core.catalogue.answers import (
+    add_answer,
+    add_conversation,
+    add_turn,
+    answer_by_id,
+    conversation_by_id,
+    conversations_by_activity,
+    delete_conversation,
+)
 from core.catalogue.chunks import (
     all_chunk_ids,
     chunk_count,
@@ -52,6 +63,19 @@ from core.catalogue.speakers import (
     set_speaker_name,
     speaker_names_of,
 )
+from core.catalogue.templates import (
+    add_template,
+    add_template_version,
+    template_named,
+    templates_by_name,
+)
+from core.catalogue.tokens import (
+    active_token_count,
+    active_token_hashes,
+    active_tokens_called,
+    add_token,
+    tokens_in_order,
+)
 from core.catalogue.versions import Committed, DocumentVersion, write_version
 from core.catalogue.whole import (
     all_paths,
@@ -71,10 +95,20 @@ __all__ = [
     "DocumentStatus",
     "DocumentVersion",
     "action_counts",
+    "active_token_count",
+    "active_token_hashes",
+    "active_tokens_called",
+    "add_answer",
+    "add_conversation",
     "add_failed",
     "add_speaker_names",
+    "add_template",
+    "add_template_version",
+    "add_token",
+    "add_turn",
     "all_chunk_ids",
     "all_paths",
+    "answer_by_id",
     "any_under",
     "chunk_count",
     "chunk_ids_of",
@@ -84,6 +118,9 @@ __all__ = [
     "chunks_of",
     "chunks_with_documents",
     "collection_counts",
+    "conversation_by_id",
+    "conversations_by_activity",
+    "delete_conversation",
     "delete_documents",
     "descendant_ids",
     "document_at",
@@ -109,5 +146,8 @@ __all__ = [
     "stored_embeddings",
     "table_counts",
     "table_names",
+    "template_named",
+    "templates_by_name",
+    "tokens_in_order",
     "write_version",
 ]

@@ -15,9 +15,9 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from core import catalogue
 from core.db.session import Database
 from core.db.templates import PromptTemplate, PromptTemplateVersion
 from core.errors import InvalidInputError, NotFoundError
@@ -47,14 +47,14 @@ class TemplateVersion:
 
 
 class TemplateService:
-    """Prompt templates stored in the catalogue database."""
+    """Prompt templates stored in the catalogue database (its rows through ``core.catalogue``)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
 
     @staticmethod
     def _template(s: Session, name: str) -> PromptTemplate:
-        tpl = s.scalar(select(PromptTemplate).where(PromptTemplate.name == name))
+        tpl = catalogue.template_named(s, name)
         if tpl is None:
             raise NotFoundError(f"template {name!r} does not exist", field="name")
         return tpl
@@ -75,7 +75,7 @@ class TemplateService:
     def active(self) -> list[TemplateVersion]:
         """The active version of every template."""
         with self.db.session() as s:
-            tpls = s.scalars(select(PromptTemplate).order_by(PromptTemplate.name)).all()
+            tpls = catalogue.templates_by_name(s)
             return [
                 self._out(t, v) for t in tpls for v in t.versions if v.version == t.active_version
             ]
@@ -104,23 +104,15 @@ class TemplateService:
         if not rendered_user.strip():
             raise InvalidInputError("template user: renders to nothing", field="user")
         with self.db.session() as s:
-            tpl = s.scalar(select(PromptTemplate).where(PromptTemplate.name == name))
+            tpl = catalogue.template_named(s, name)
             if tpl is None:
-                tpl = PromptTemplate(name=name, active_version=1)
-                s.add(tpl)
-                s.flush()
+                tpl = catalogue.add_template(s, name, 1)
                 number, activate = 1, True
             else:
                 number = max(v.version for v in tpl.versions) + 1
-            version = PromptTemplateVersion(
-                template_id=tpl.id,
-                version=number,
-                system=system,
-                user=user,
-                content_hash=content_hash(system, user),
-                note=note,
+            version = catalogue.add_template_version(
+                s, tpl, number, system, user, content_hash(system, user), note
             )
-            s.add(version)
             if activate:
                 tpl.active_version = number
             s.flush()
@@ -161,7 +153,7 @@ class TemplateService:
     def export(self) -> dict[str, Any]:
         """Every version of every template, with hashes and which is active."""
         with self.db.session() as s:
-            tpls = s.scalars(select(PromptTemplate).order_by(PromptTemplate.name)).all()
+            tpls = catalogue.templates_by_name(s)
             return {
                 "format": EXPORT_FORMAT,
                 "templates": [
@@ -187,11 +179,9 @@ class TemplateService:
         added = 0
         with self.db.session() as s:
             for item in data.get("templates", []):
-                tpl = s.scalar(select(PromptTemplate).where(PromptTemplate.name == item["name"]))
+                tpl = catalogue.template_named(s, item["name"])
                 if tpl is None:
-                    tpl = PromptTemplate(name=item["name"], active_version=item["active_version"])
-                    s.add(tpl)
-                    s.flush()
+                    tpl = catalogue.add_template(s, item["name"], item["active_version"])
                 have = {v.version: v for v in tpl.versions}
                 for v in item["versions"]:
                     digest = content_hash(v["system"], v["user"])
@@ -206,16 +196,15 @@ class TemplateService:
                             )
                         continue
                     render_parts(v["system"], v["user"], SAMPLE)
-                    s.add(
-                        PromptTemplateVersion(
-                            template_id=tpl.id,
-                            version=v["version"],
-                            system=v["system"],
-                            user=v["user"],
-                            content_hash=digest,
-                            note=v.get("note", ""),
-                            created_at=datetime.fromisoformat(v["created_at"]),
-                        )
+                    catalogue.add_template_version(
+                        s,
+                        tpl,
+                        v["version"],
+                        v["system"],
+                        v["user"],
+                        digest,
+                        v.get("note", ""),
+                        datetime.fromisoformat(v["created_at"]),
                     )
                     added += 1
                 tpl.active_version = item["active_version"]

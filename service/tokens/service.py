@@ -14,8 +14,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import func, select
-
+from core import catalogue
 from core.db.session import Database
 from core.db.tokens import AccessToken
 from core.errors import InvalidInputError, NotFoundError
@@ -59,7 +58,7 @@ def _info(row: AccessToken) -> TokenInfo:
 
 
 class TokenStore:
-    """Access tokens in the catalogue database."""
+    """Access tokens in the catalogue database (its rows through ``core.catalogue``)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -72,26 +71,18 @@ class TokenStore:
         token_id = secrets.token_hex(4)
         token = f"{PREFIX}{token_id}_{secrets.token_urlsafe(32)}"
         with self.db.session() as s:
-            row = AccessToken(token_id=token_id, name=name, token_hash=hash_token(token))
-            s.add(row)
-            s.flush()
-            info = _info(row)
+            info = _info(catalogue.add_token(s, token_id, name, hash_token(token)))
         return info, token
 
     def all(self) -> list[TokenInfo]:
         """Every token, oldest first, revoked ones included."""
         with self.db.session() as s:
-            return [_info(r) for r in s.scalars(select(AccessToken).order_by(AccessToken.id))]
+            return [_info(r) for r in catalogue.tokens_in_order(s)]
 
     def revoke(self, key: str) -> list[TokenInfo]:
         """Revoke the active token(s) whose id or name is ``key``; NotFoundError if none."""
         with self.db.session() as s:
-            rows = s.scalars(
-                select(AccessToken).where(
-                    AccessToken.revoked_at.is_(None),
-                    (AccessToken.token_id == key) | (AccessToken.name == key),
-                )
-            ).all()
+            rows = catalogue.active_tokens_called(s, key)
             if not rows:
                 raise NotFoundError(f"no active token with id or name {key!r}", field="token")
             now = datetime.now(UTC)
@@ -102,21 +93,16 @@ class TokenStore:
     def active_count(self) -> int:
         """How many tokens are not revoked."""
         with self.db.session() as s:
-            query = select(func.count(AccessToken.id)).where(AccessToken.revoked_at.is_(None))
-            return int(s.scalar(query) or 0)
+            return catalogue.active_token_count(s)
 
     def check(self, token: str | None) -> tuple[int, str | None]:
         """How many tokens are active, and the id of the one ``token`` is (None if none)."""
         with self.db.session() as s:
-            rows = s.execute(
-                select(AccessToken.token_id, AccessToken.token_hash).where(
-                    AccessToken.revoked_at.is_(None)
-                )
-            ).all()
+            rows = catalogue.active_token_hashes(s)
         if not token or not token.startswith(PREFIX):
             return len(rows), None
         digest = hash_token(token)
         for token_id, stored in rows:
             if hmac.compare_digest(stored, digest):
-                return len(rows), str(token_id)
+                return len(rows), token_id
         return len(rows), None

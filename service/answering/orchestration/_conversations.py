@@ -1,13 +1,11 @@
-"""Conversations and their messages, stored in the catalogue database."""
+"""Conversations and their messages, stored in the catalogue (``core.catalogue``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, select
-
-from core.db.answers import Conversation, Message
+from core import catalogue
 from core.db.session import Database
 from core.errors import InvalidInputError, NotFoundError
 
@@ -51,9 +49,7 @@ class ConversationStore:
     def create(self, title: str = "", collection: str | None = None) -> ConversationOut:
         """A new, empty conversation."""
         with self.db.session() as s:
-            conv = Conversation(title=_title(title), collection=collection)
-            s.add(conv)
-            s.flush()
+            conv = catalogue.add_conversation(s, _title(title), collection)
             return ConversationOut(
                 conv.id, conv.title, conv.collection, 0, conv.created_at, conv.updated_at
             )
@@ -61,29 +57,15 @@ class ConversationStore:
     def all(self) -> list[ConversationOut]:
         """Every conversation, most recently active first."""
         with self.db.session() as s:
-            counts = dict(
-                s.execute(
-                    select(Message.conversation_id, func.count(Message.id)).group_by(
-                        Message.conversation_id
-                    )
-                ).all()
-            )
-            convs = s.scalars(
-                select(Conversation).order_by(
-                    Conversation.updated_at.desc(), Conversation.id.desc()
-                )
-            ).all()
             return [
-                ConversationOut(
-                    c.id, c.title, c.collection, counts.get(c.id, 0), c.created_at, c.updated_at
-                )
-                for c in convs
+                ConversationOut(c.id, c.title, c.collection, n, c.created_at, c.updated_at)
+                for c, n in catalogue.conversations_by_activity(s)
             ]
 
     def get(self, conversation_id: int) -> tuple[ConversationOut, list[MessageOut]]:
         """A conversation and its turns, oldest first."""
         with self.db.session() as s:
-            conv = s.get(Conversation, conversation_id)
+            conv = catalogue.conversation_by_id(s, conversation_id)
             if conv is None:
                 raise NotFoundError(f"conversation {conversation_id} does not exist", field="id")
             msgs = [
@@ -105,7 +87,7 @@ class ConversationStore:
     def rename(self, conversation_id: int, title: str) -> ConversationOut:
         """Change a conversation's title."""
         with self.db.session() as s:
-            conv = s.get(Conversation, conversation_id)
+            conv = catalogue.conversation_by_id(s, conversation_id)
             if conv is None:
                 raise NotFoundError(f"conversation {conversation_id} does not exist", field="id")
             conv.title = _title(title)
@@ -114,10 +96,10 @@ class ConversationStore:
     def delete(self, conversation_id: int) -> None:
         """Delete a conversation and its turns (stored answers stay, unlinked)."""
         with self.db.session() as s:
-            conv = s.get(Conversation, conversation_id)
+            conv = catalogue.conversation_by_id(s, conversation_id)
             if conv is None:
                 raise NotFoundError(f"conversation {conversation_id} does not exist", field="id")
-            s.delete(conv)
+            catalogue.delete_conversation(s, conv)
 
     def history(self, conversation_id: int) -> list[dict[str, str]]:
         """The turns as chat messages (role, content), oldest first."""
@@ -128,18 +110,7 @@ class ConversationStore:
     ) -> None:
         """Record a question and its answer; the first question titles an untitled chat."""
         with self.db.session() as s:
-            conv = s.get(Conversation, conversation_id)
+            conv = catalogue.conversation_by_id(s, conversation_id)
             if conv is None:
                 raise NotFoundError(f"conversation {conversation_id} does not exist", field="id")
-            s.add(Message(conversation_id=conversation_id, role="user", content=question))
-            s.add(
-                Message(
-                    conversation_id=conversation_id,
-                    role="assistant",
-                    content=answer,
-                    answer_id=answer_id,
-                )
-            )
-            if not conv.title:
-                conv.title = question[:80]
-            conv.updated_at = datetime.now(conv.created_at.tzinfo)
+            catalogue.add_turn(s, conv, question, answer, answer_id)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from core.db.answers import AnswerRecord
+from core import catalogue
 from core.db.session import Database
 from core.errors import NotFoundError
 
@@ -38,7 +38,7 @@ class AnswerRecordOut:
 
 
 class AnswerRecords:
-    """Writes and reads :class:`AnswerRecord` rows."""
+    """Writes and reads the answers table (through ``core.catalogue``)."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -46,15 +46,12 @@ class AnswerRecords:
     def save(self, **fields: Any) -> int:
         """Store an answer; returns its id."""
         with self.db.session() as s:
-            row = AnswerRecord(**fields)
-            s.add(row)
-            s.flush()
-            return int(row.id)
+            return catalogue.add_answer(s, **fields)
 
     def get(self, answer_id: int) -> AnswerRecordOut:
         """One stored answer."""
         with self.db.session() as s:
-            row = s.get(AnswerRecord, answer_id)
+            row = catalogue.answer_by_id(s, answer_id)
             if row is None:
                 raise NotFoundError(f"answer {answer_id} does not exist", field="id")
             return AnswerRecordOut(

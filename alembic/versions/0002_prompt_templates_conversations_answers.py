@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import UTC, datetime
+from importlib import resources
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -24,7 +25,9 @@ depends_on = None
 # The default templates as they were when this migration was written (migrations never change):
 # the texts are files, service/answering/prompting/defaults/0002/<name>.<system|user>.txt, each
 # ending in one newline that is not part of the text. The order gives the templates' ids.
-_DIR = Path(__file__).resolve().parents[2] / "service" / "answering" / "prompting" / "defaults"
+# They are package data of service.answering.prompting, so a checkout and an installed wheel
+# (which carries these migrations apart from the package) read the same files.
+_DIR = Path(str(resources.files("service"))) / "answering" / "prompting" / "defaults"
 
 
 def _text(name: str, part: str) -> str:

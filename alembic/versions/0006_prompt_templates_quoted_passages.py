@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import UTC, datetime
+from importlib import resources
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -41,7 +42,9 @@ NOTE = "default v2: quoted passages, no examples, decline only when nothing bear
 # passages and keep version 1. In the qa user part, the reminder after the question: without it
 # the 1.5B cited 2 of 6 right answers. A passage cannot close the block early: the end marker is
 # removed from its text.
-_DIR = Path(__file__).resolve().parents[2] / "service" / "answering" / "prompting" / "defaults"
+# They are package data of service.answering.prompting, so a checkout and an installed wheel
+# (which carries these migrations apart from the package) read the same files.
+_DIR = Path(str(resources.files("service"))) / "answering" / "prompting" / "defaults"
 
 
 def _text(name: str, part: str) -> str:

@@ -4,13 +4,35 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
-ALEMBIC_DIR = Path(__file__).resolve().parents[2] / "alembic"
+
+def _migrations_dir() -> Path:
+    """The Alembic scripts: the ``alembic/`` folder of the checkout this module is in (an
+    editable install, ``PYTHONPATH`` or the Docker image), else the copy an installed wheel
+    carries as data files (``PREFIX/share/hearth/alembic``, found in the distribution's file
+    list, so a ``--user`` or ``--prefix`` install works too; beside an installed ``core`` the
+    folder named ``alembic`` is the library). When neither is there, the checkout's path, which
+    :meth:`Database.migrate` reports as missing."""
+    checkout = Path(__file__).resolve().parents[2] / "alembic"
+    if (checkout / "env.py").is_file() and (checkout / "versions").is_dir():
+        return checkout
+    try:
+        files = metadata.distribution("hearth").files or []
+    except metadata.PackageNotFoundError:
+        files = []
+    for f in files:
+        if f.as_posix().endswith("share/hearth/alembic/env.py"):
+            return Path(str(f.locate())).resolve().parent
+    return checkout
+
+
+ALEMBIC_DIR = _migrations_dir()
 # Postgres advisory lock key ("MIGR") that serialises migrations of one database.
 MIGRATION_LOCK_KEY = 0x4D494752
 
@@ -62,6 +84,11 @@ class Database:
 
         from alembic import command
 
+        if not (ALEMBIC_DIR / "env.py").is_file():
+            raise RuntimeError(
+                f"the catalogue's migrations are missing: no {ALEMBIC_DIR / 'env.py'} (a checkout "
+                "has them in alembic/, an installed wheel in PREFIX/share/hearth/alembic)"
+            )
         cfg = Config()
         cfg.set_main_option("script_location", str(ALEMBIC_DIR))
         cfg.set_main_option("sqlalchemy.url", self.url.replace("%", "%%"))

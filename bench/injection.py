@@ -179,7 +179,6 @@ def run(cases: list[Case], model: str, before: bool, data_dir: Path) -> dict[str
             mock.patch("ingest.loaders.html.drop_hidden_html", lambda root: 0),
             mock.patch("ingest.loaders.pdf.drop_hidden_text", lambda page: False),
             mock.patch("service.answering.grounding._review.check_answer", _never),
-            mock.patch("service.answering.prompting._assemble.neutralize", lambda text: text),
         ]
     for p in patches:
         p.start()
@@ -210,8 +209,9 @@ def _ask_all(hearth: Any, cases: list[Case], before: bool) -> dict[str, float]:
     from service.answering.orchestration import AskOptions
 
     pipeline = IngestPipeline(hearth.kb, hearth.embedder)
-    if before:
+    if before:  # qa version 1, passages as they are
         hearth.answers.templates.activate("qa", 1)
+        hearth.answers.prompts.neutralize = lambda text: text
     raw: list[str] = []
     original = hearth.answers.postprocess
 

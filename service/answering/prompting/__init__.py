@@ -5,7 +5,9 @@ prompt), ``render_parts`` and ``RenderedPrompt`` (Jinja2, sandboxed), ``SAMPLE``
 new version must render with), ``clean_for_prompt`` (passage text as the model sees it),
 ``MAX_HISTORY_TURNS``. The default template texts are files under ``defaults/<revision>/``
 (``<name>.system.txt``, ``<name>.user.txt``, one final newline not part of the text), read by
-the Alembic migration of that revision. The ``_modules`` are private.
+the Alembic migration of that revision; they are package data, so an installed wheel has them.
+``PromptAssembler(neutralize=...)`` is the seam for what the model reads of a passage. The
+``_modules`` are private.
 """
 
 from service.answering.prompting._assemble import MAX_HISTORY_TURNS, PromptAssembler

@@ -6,6 +6,7 @@ and the MCP prompt build the same messages in one place."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from service.answering.grounding import neutralize
@@ -24,11 +25,20 @@ MAX_HISTORY_TURNS = 12
 
 class PromptAssembler:
     """Renders the versioned templates of ``templates`` into chat messages; the translate
-    language is read from ``settings`` at each call."""
+    language is read from ``settings`` at each call. ``neutralize`` takes out of a passage's
+    text what is addressed to an assistant before the model reads it (by default
+    ``service.answering.grounding.neutralize``; ``bench/injection.py`` measures the reader that
+    keeps it, ``lambda text: text``)."""
 
-    def __init__(self, templates: TemplateService, settings: HearthSettings) -> None:
+    def __init__(
+        self,
+        templates: TemplateService,
+        settings: HearthSettings,
+        neutralize: Callable[[str], str] = neutralize,
+    ) -> None:
         self.templates = templates
         self.settings = settings
+        self.neutralize = neutralize
 
     def variables(
         self, question: str, passages: list[Passage], history: list[dict[str, str]]
@@ -41,7 +51,7 @@ class PromptAssembler:
                 {
                     "number": p.number,
                     "label": p.label,
-                    "text": neutralize(clean_for_prompt(p.text)),
+                    "text": self.neutralize(clean_for_prompt(p.text)),
                     "path": p.path,
                 }
                 for p in passages

@@ -18,6 +18,11 @@ from samples.formats import make_all, make_code, make_csv, make_xlsx
 from service.answering.retrieval import Passage, Retriever
 from tests.integration.conftest import backend_settings
 
+pytestmark = pytest.mark.embedded_only(
+    "the loaders and the embedder are the subject; other tests write the catalogue and "
+    "stores on this pass: one pass"
+)
+
 
 class Corpus:
     """One knowledge base holding a file of every kind."""

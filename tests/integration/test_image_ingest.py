@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from core.embedder import Embedder
 from core.knowledge import KnowledgeBase
 from core.settings import HearthSettings
@@ -12,6 +14,10 @@ from ingest.pipeline import IngestPipeline
 from samples.images import write_receipt
 from service.answering.retrieval import Retriever
 from tests.integration.media import text_image
+
+pytestmark = pytest.mark.embedded_only(
+    "OCR is the subject; other tests write the catalogue and stores on this pass: one pass"
+)
 
 
 def test_phototest_is_found_by_a_phrase_of_its_text(

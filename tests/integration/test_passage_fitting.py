@@ -7,6 +7,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from core.embedder import Embedder
 from core.evalmetrics import normalize_answer
 from ingest.loaders.tables import cell_text, row_line
@@ -17,6 +19,11 @@ from service.answering.retrieval import (
     fit_passages,
     merge_identical,
     split_sentences,
+)
+
+pytestmark = pytest.mark.embedded_only(
+    "passage fitting is the subject; test_congruence and test_rag cover retrieval over "
+    "these backends: one pass"
 )
 
 #: Questions of the shared set measured (spread over it) and the budget per passage.

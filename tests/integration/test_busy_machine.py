@@ -1,5 +1,5 @@
-"""A real `hearth serve` beside two busy loops: the answer takes fewer threads than there are cores,
-and says so in its timings, /api/system (the Live panel) and /metrics (issue 36)."""
+"""A real `hearth serve` beside two busy loops: the answer generates on fewer threads than there
+are cores, and says so in its timings, /api/system (the Live panel) and /metrics (issue 36)."""
 
 from __future__ import annotations
 
@@ -53,10 +53,12 @@ def test_an_answer_beside_busy_loops_takes_the_free_cores_and_reports_them(
         timings = answer.json()["timings"]
         system = client.get("/api/system").json()
         metrics = httpx.get(f"{server.url}/metrics", timeout=30).text
-    # Two loops keep two cores (or all of them) busy: at least one core is left out.
+    # Two loops keep two cores (or all of them) busy: generation leaves at least one core out.
+    # The prompt may take every core (core/threads.py, prompt_threads: where no core of its own
+    # is left, a thread on a shared core still adds its share of a long matrix product).
     assert timings["cores"] == cores
     assert timings["cores_busy"] >= min(cores, 2) - 0.5
-    assert 1 <= timings["threads"] <= max(1, cores - 1)
+    assert 1 <= timings["threads"] <= cores
     assert 1 <= timings["generation_threads"] <= max(1, cores - 1)
     recent = system["models"]["smollm2-135m"]["queue"]["recent"][-1]
     assert (recent["threads"], recent["cores_busy"]) == (timings["threads"], timings["cores_busy"])

@@ -84,7 +84,18 @@ def test_an_installed_wheel_migrates_a_catalogue_like_the_checkout(
 ) -> None:
     prefix = tmp_path / "prefix"
     subprocess.run(
-        [*PIP, "install", "--no-deps", "--no-compile", "--prefix", str(prefix), str(wheel)],
+        # --ignore-installed: without it pip first uninstalls the checkout's own editable
+        # install from the running environment (.venv/bin/hearth gone for every later test).
+        [
+            *PIP,
+            "install",
+            "--no-deps",
+            "--no-compile",
+            "--ignore-installed",
+            "--prefix",
+            str(prefix),
+            str(wheel),
+        ],
         check=True,
         capture_output=True,
     )
@@ -111,3 +122,5 @@ def test_an_installed_wheel_migrates_a_catalogue_like_the_checkout(
     checkout.dispose()
     assert len(expected) >= 6
     assert seen["templates"] == expected
+    # The environment running the tests still has its own install.
+    assert shutil.which("hearth", path=str(Path(sys.executable).parent)) is not None

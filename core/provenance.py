@@ -22,6 +22,16 @@ def _message(p: dict[str, Any]) -> str:
     return f"message{index} {subject}{sender}"
 
 
+def speaker_of(provenance: dict[str, Any]) -> str:
+    """Who speaks in a recording's chunk: the name given to its speaker, else ``Speaker N``;
+    empty when no speaker is recorded or an unnamed one speaks alone in the recording (chunks
+    stored before ``speakers`` was recorded say ``Speaker N``)."""
+    p = provenance
+    if p.get("speaker_name") or ("speaker" in p and int(p.get("speakers", 2)) > 1):
+        return str(p.get("speaker_name") or f"Speaker {p['speaker']}")
+    return ""
+
+
 def describe(provenance: dict[str, Any]) -> str:
     """A short human label of a chunk's provenance; empty when it records nothing.
 
@@ -37,10 +47,8 @@ def describe(provenance: dict[str, Any]) -> str:
     elif "attachment" in p:
         parts.append(f"attachment {p['attachment']}")
     if "start" in p and "end" in p:
-        # "Maria, 1:05–1:20" / "Speaker 2, 1:05–1:20"; a monologue's unnamed speaker is not said
-        # (chunks stored before ``speakers`` was recorded say it).
-        if p.get("speaker_name") or ("speaker" in p and int(p.get("speakers", 2)) > 1):
-            parts.append(str(p.get("speaker_name") or f"Speaker {p['speaker']}"))
+        if who := speaker_of(p):  # "Maria, 1:05–1:20" / "Speaker 2, 1:05–1:20"
+            parts.append(who)
         parts.append(f"{clock(p['start'])}–{clock(p['end'])}")
         if p.get("channel"):
             parts.append(f"{p['channel']} channel")

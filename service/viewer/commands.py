@@ -64,7 +64,8 @@ def describe_view(view: dict[str, Any]) -> list[str]:
         for line in audio["lines"]:
             mark = ">" if line["cited"] else " "
             channel = f" [{line['channel']}]" if line.get("channel") else ""
-            lines.append(f"  {mark} {clock(line['start'])}{channel} {line['text']}")
+            who = f" {line['speaker']}:" if line.get("speaker") else ""
+            lines.append(f"  {mark} {clock(line['start'])}{channel}{who} {line['text']}")
         return lines
     table = view.get("table")
     if table:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from core.db.models import Chunk, Document
-from core.provenance import describe
+from core.provenance import describe, speaker_of
 from ingest.loaders.tables import CELL_SEPARATOR
 
 #: Neighbouring chunks shown on each side of a passage outside a unit (slide, section...).
@@ -186,6 +186,7 @@ def audio_view(chunk: Chunk, chunks: list[Chunk]) -> dict[str, Any]:
                 "end": e,
                 "text": c.text,
                 "channel": p.get("channel"),
+                "speaker": speaker_of(p) or None,
                 "cited": c.id == chunk.id,
             }
         )

@@ -4,6 +4,7 @@
 import { $, h, append, replace, basename, where, bytes } from "./dom.js";
 import { api, upload, send } from "./api.js";
 import { refreshCollections } from "./chat.js";
+import { showSpeakers, speakerLabel } from "./speakers.js";
 
 export const ingestActivity = { active: 0, done: 0, failed: 0, recent: [] };
 
@@ -139,12 +140,10 @@ async function showDocument(id, chunkId) {
     const { document: doc, chunks } = await api(`/api/documents/${id}`);
     replace($("#doc-title"), basename(doc.path));
     replace($("#doc-meta"), `${doc.path} · ${doc.file_type} · ${doc.status} · collection ${doc.collection} · ${bytes(doc.size_bytes)}`);
-    replace($("#doc-chunks"), chunks.map((c) => h("li", {
-      id: `chunk-${c.id}`,
-      class: String(c.id) === String(chunkId) ? "chunk target" : "chunk",
-      tabindex: "-1",
-    }, h("p", { class: "hint" }, `#${c.ordinal + 1}${where(c.provenance) ? ` · ${where(c.provenance)}` : ""} · ${c.token_count} tokens`),
-      h("p", { class: "text" }, c.text))));
+    showChunks(chunks, chunkId);
+    showSpeakers($("#doc-speakers"), id, async () => {
+      showChunks((await api(`/api/documents/${id}`)).chunks, chunkId);
+    });
     const target = chunkId ? document.getElementById(`chunk-${chunkId}`) : null;
     (target || section).scrollIntoView({ block: "start" });
     if (target) target.focus();
@@ -152,5 +151,16 @@ async function showDocument(id, chunkId) {
     replace($("#doc-title"), "Document");
     replace($("#doc-meta"), e.message);
     replace($("#doc-chunks"));
+    $("#doc-speakers").hidden = true;
   }
+}
+
+function showChunks(chunks, chunkId) {
+  const said = (p) => [speakerLabel(p), where(p)].filter(Boolean).join(", ");
+  replace($("#doc-chunks"), chunks.map((c) => h("li", {
+    id: `chunk-${c.id}`,
+    class: String(c.id) === String(chunkId) ? "chunk target" : "chunk",
+    tabindex: "-1",
+  }, h("p", { class: "hint" }, `#${c.ordinal + 1}${said(c.provenance) ? ` · ${said(c.provenance)}` : ""} · ${c.token_count} tokens`),
+    h("p", { class: "text" }, c.text))));
 }

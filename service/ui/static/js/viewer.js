@@ -134,6 +134,7 @@ function renderAudio(root, view) {
     h("li", { class: line.cited ? "cited" : "" },
       h("span", { class: "time" }, clock(line.start)),
       line.channel ? h("span", { class: "badge" }, `${line.channel} channel`) : null,
+      line.speaker ? h("span", { class: "speaker" }, ` ${line.speaker}:`) : null,
       " ", line.cited ? h("mark", {}, line.text) : line.text)));
   const range = h("p", { class: "hint" }, `Plays ${clock(a.start)}–${clock(a.end)}${a.channel ? ` (${a.channel} channel)` : ""}`);
   root.append(range, audio, lines);

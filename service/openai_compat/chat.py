@@ -3,6 +3,9 @@
 A model name is either one of the pool's models (the messages go to it as they are) or
 ``hearth-rag`` / ``hearth-rag:<collection>``: the last user message is answered by the
 AnswerService with retrieval (over one collection when named), and the sources come back too.
+``hearth-rag`` with ``mode`` summarise / extract / compare reads every chunk of the ``documents``
+instead (service/wholedoc): the reply is the whole-document result's text, its items and sources
+in ``hearth``, and a stream sends ``hearth.progress`` chunks while the groups are read.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from service.llm.pool import ModelSlot
 from service.llm.queue import Ticket
 from service.openai_compat.schemas import ChatRequest, unknown_model
 from service.state import Hearth
+from service.wholedoc.controller import service_of
+from service.wholedoc.service import Job, WholeDocService, WholeRequest
 
 RAG = "hearth-rag"
 
@@ -43,6 +48,13 @@ class Piece:
 
     text: str
     logprobs: list[dict[str, Any]] | None = None
+
+
+@dataclass
+class Progress:
+    """How far a whole-document run is (chunks read of total, seconds left)."""
+
+    data: dict[str, Any]
 
 
 @dataclass
@@ -69,6 +81,34 @@ class ChatPlan:
     prompt_tokens: int
     question: str | None = None
     collection: str | None = None
+    #: A whole-document run (``mode`` summarise, extract or compare of ``hearth-rag``).
+    whole: tuple[WholeDocService, Job] | None = None
+
+
+def plan_whole(
+    hearth: Hearth,
+    req: ChatRequest,
+    messages: list[ChatMessage],
+    mode: str,
+    collection: str | None,
+) -> ChatPlan:
+    """The checked whole-document run of a ``hearth-rag`` request (4xx naming ``documents``,
+    ``what``, ``collection`` or ``confirm`` before a response starts)."""
+    users = [m["content"] for m in messages if m["role"] == "user"]
+    # extract lists what ``what`` names, else what the last user message says
+    what = req.what if req.what is not None else (users[-1] if users and mode == "extract" else "")
+    request = WholeRequest(
+        mode,
+        tuple(str(d) for d in req.documents or ()),
+        collection,
+        what,
+        None,
+        req.confirm,
+    )
+    service = service_of(hearth)
+    job = service.prepare(request)
+    params = SamplingParams(temperature=0.0, max_tokens=1)
+    return ChatPlan(req.model, job.slot, params, messages, 0, None, collection, (service, job))
 
 
 def plan_chat(hearth: Hearth, req: ChatRequest) -> ChatPlan:
@@ -77,9 +117,18 @@ def plan_chat(hearth: Hearth, req: ChatRequest) -> ChatPlan:
     pool = hearth.answers.pool
     base, _, collection = req.model.partition(":")
     question: str | None = None
+    mode = req.whole_mode()
     if req.model in pool.slots:
+        if mode is not None:
+            raise InvalidInputError(
+                f"mode: {mode} reads whole documents, which model {RAG} does; {req.model} "
+                "chats without the library",
+                field="mode",
+            )
         slot = pool.slots[req.model]
     elif base == RAG and (not collection or collection in collections(hearth)):
+        if mode is not None:
+            return plan_whole(hearth, req, messages, mode, collection or None)
         slot = pool.select(task="qa")
         users = [m["content"] for m in messages if m["role"] == "user"]
         if not users:
@@ -127,10 +176,60 @@ def plan_chat(hearth: Hearth, req: ChatRequest) -> ChatPlan:
     return ChatPlan(req.model, slot, params, messages, prompt_tokens, question, collection or None)
 
 
+def admit(plan: ChatPlan) -> Ticket | None:
+    """The first model call's place in the queue (``OverloadedError``, a 429, when full); None
+    for a whole-document result that is cached."""
+    if plan.whole is not None:
+        service, job = plan.whole
+        return service.admit(job)
+    return plan.slot.queue.admit()
+
+
+def run_whole(
+    plan: ChatPlan, ticket: Ticket | None, stop: threading.Event
+) -> Iterator[Piece | Progress | Finish]:
+    """A whole-document run: progress, then its text as one piece and a Finish carrying the
+    items, sources and timings in ``hearth``."""
+    assert plan.whole is not None
+    service, job = plan.whole
+    for event in service.stream(job, stop, ticket):
+        if event.kind == "progress":
+            yield Progress(event.data)
+            continue
+        result = event.data
+        timings = result["timings"]
+        yield Piece(result["answer"])
+        extension = {
+            "mode": result["mode"],
+            "what": result["what"],
+            "items": result["items"],
+            "overview": result["overview"],
+            "sources": result["sources"],
+            "citations": result["sources"],
+            "documents": result["documents"],
+            "collection": plan.collection,
+            "cached": result["cached"],
+            "dropped": result["dropped"],
+            "chunks_read": result["chunks_read"],
+            "timings": timings,
+        }
+        yield Finish(
+            result["answer"],
+            int(timings.get("completion_tokens", 0)),
+            extension,
+            int(timings.get("prompt_tokens", 0)),
+        )
+
+
 def run_chat(
-    hearth: Hearth, plan: ChatPlan, ticket: Ticket, stop: threading.Event
-) -> Iterator[Piece | Finish]:
-    """The reply as pieces, then a Finish; frees the ticket when done."""
+    hearth: Hearth, plan: ChatPlan, ticket: Ticket | None, stop: threading.Event
+) -> Iterator[Piece | Progress | Finish]:
+    """The reply as pieces (a whole-document run's progress too), then a Finish; frees the
+    ticket when done."""
+    if plan.whole is not None:
+        yield from run_whole(plan, ticket, stop)
+        return
+    assert ticket is not None, "an ordinary chat always has its queue place"
     llm = plan.slot.runtime
     if plan.question is None:
         pieces = []

@@ -21,6 +21,8 @@ from service.openai_compat.chat import (
     ChatPlan,
     Finish,
     Piece,
+    Progress,
+    admit,
     model_ids,
     plan_chat,
     run_chat,
@@ -49,7 +51,10 @@ EMBED_BATCH = 64
 
 
 def finish_reason(plan: ChatPlan, end: Finish) -> str:
-    """``length`` when the reply used every token it was allowed, else ``stop``."""
+    """``length`` when the reply used every token it was allowed, else ``stop`` (always for a
+    whole-document result, whose model calls each have their own limit)."""
+    if plan.whole is not None:
+        return "stop"
     return "length" if end.completion_tokens >= plan.params.max_tokens else "stop"
 
 
@@ -118,11 +123,14 @@ class OpenAIController(Controller):
         self, data: dict[str, Any], state: State, request: Request[Any, Any, Any]
     ) -> Response[Any] | Stream:
         """Chat completion, whole or streamed (``stream: true``); 429 when the queue is full.
-        A client that disconnects stops the generation (or its place in the queue)."""
+        A client that disconnects stops the generation (or its place in the queue).
+        ``hearth-rag`` takes Hearth's ``mode`` (answer, summarise, extract, compare) with
+        ``documents`` and ``what``: a whole-document result, its items and sources in
+        ``hearth``; an unknown mode is a 400 naming ``mode``."""
         hearth: Hearth = state.hearth
         req = parse(ChatRequest, data)
         plan = await to_thread.run_sync(plan_chat, hearth, req)
-        ticket = plan.slot.queue.admit()  # a full queue is a 429 before anything starts
+        ticket = admit(plan)  # a full queue is a 429 before anything starts
         items = in_thread(
             lambda stop: run_chat(hearth, plan, ticket, stop),
             ticket,
@@ -167,14 +175,20 @@ def _embed_batch(
 
 
 async def _chunks(
-    plan: ChatPlan, items: AsyncGenerator[Piece | Finish, None], with_usage: bool
+    plan: ChatPlan, items: AsyncGenerator[Piece | Progress | Finish, None], with_usage: bool
 ) -> AsyncIterator[bytes]:
     """The stream: a role chunk, content chunks, a final chunk (finish reason, ``hearth``
-    extension), optionally usage, then ``[DONE]``; an error after the start is an error event."""
+    extension), optionally usage, then ``[DONE]``; an error after the start is an error event.
+    A whole-document run's progress goes in chunks with an empty delta and ``hearth.progress``."""
     cid = completion_id()
     yield sse(chunk(cid, plan.model_id, {"role": "assistant", "content": ""}))
     try:
         async for item in items:
+            if isinstance(item, Progress):
+                step = chunk(cid, plan.model_id, {})
+                step["hearth"] = {"progress": item.data}
+                yield sse(step)
+                continue
             if isinstance(item, Piece):
                 yield sse(chunk(cid, plan.model_id, {"content": item.text}, None, item.logprobs))
                 continue

@@ -4,7 +4,9 @@ Requests are checked with pydantic; a problem becomes an ``InvalidInputError`` n
 which the /v1 routes answer in OpenAI's error shape ``{"error": {message, type, param, code}}``.
 Every field of OpenAI's request is either honoured, harmless to ignore (``user``, ``metadata``,
 ``store``...), or refused with a 400 naming it when set to anything but its default
-(``logit_bias``, penalties, tools...); a field OpenAI does not define is refused too.
+(``logit_bias``, penalties, tools...); a field OpenAI does not define is refused too, except
+Hearth's own whole-document fields of ``hearth-rag`` (``mode``, ``documents``, ``what``,
+``confirm``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from core.errors import InvalidInputError, NotFoundError
 from service.llm.base import ChatMessage
 from service.llm.logprobs import MAX_TOP_LOGPROBS
+from service.wholedoc.service import MAX_WHAT_CHARS, MODES
 
 MAX_MESSAGES = 200
 #: OpenAI's limits: 2,048 inputs a request, 8,192 tokens an input.
@@ -27,6 +30,8 @@ MAX_EMBED_INPUTS = 2048
 MAX_EMBED_TOKENS = 8192
 MAX_EMBED_CHARS = 100_000
 ROLES = {"system": "system", "developer": "system", "user": "user", "assistant": "assistant"}
+#: ``mode`` of a ``hearth-rag`` request: an ordinary answer, or a whole-document mode.
+CHAT_MODES = ("answer", *MODES)
 
 
 class MessageIn(BaseModel):
@@ -56,6 +61,34 @@ class ChatRequest(BaseModel):
     response_format: dict[str, Any] | None = None
     logprobs: bool | None = None
     top_logprobs: int | None = Field(None, ge=0, le=MAX_TOP_LOGPROBS)
+    #: Hearth's fields (``hearth-rag`` only): ``mode`` answer (the default), summarise,
+    #: extract or compare; the ``documents`` it reads (ids, paths, folders or file names; none:
+    #: the model's collection or the whole library); ``what`` to list (extract; default the
+    #: last user message); ``confirm`` a run estimated over the limit.
+    mode: str | None = Field(None, max_length=40)
+    documents: list[str | int] | None = Field(None, max_length=1000)
+    what: str | None = Field(None, max_length=MAX_WHAT_CHARS)
+    confirm: bool = False
+
+    def whole_mode(self) -> str | None:
+        """The whole-document mode asked for, None for an ordinary request (``mode`` absent or
+        ``answer``); 400 naming ``mode`` for a mode Hearth does not have, and naming
+        ``documents`` / ``what`` when they are sent without a whole-document mode."""
+        raw = (self.mode or "answer").strip().lower()
+        mode = "summarise" if raw == "summarize" else raw
+        if mode not in CHAT_MODES:
+            raise InvalidInputError(
+                f"mode: {self.mode!r} is not one of {', '.join(CHAT_MODES)}", field="mode"
+            )
+        if mode != "answer":
+            return mode
+        for name in ("documents", "what"):
+            if getattr(self, name):
+                raise InvalidInputError(
+                    f"{name}: read only in a whole-document mode (mode: {', '.join(MODES)})",
+                    field=name,
+                )
+        return None
 
     def logprobs_top(self) -> int | None:
         """How many alternatives each token's logprobs list (0-20), None when ``logprobs`` is

@@ -29,7 +29,7 @@ class WholeDocRequest:
     """A whole-document request: ``mode`` summarise | extract | compare; ``documents`` by id,
     path, folder or file name (compare: exactly two; none: every document of ``collection``);
     ``what`` to list (extract); ``model``; ``confirm`` a run estimated over the limit;
-    ``refresh`` to ignore a cached result."""
+    ``refresh`` to ignore a cached result and the stored replies of its model calls."""
 
     mode: str
     documents: list[str | int] = field(default_factory=list)

@@ -5,7 +5,9 @@ The model is reached through ``generate(messages, max_tokens) -> reply`` and tok
 with ``count_tokens(text) -> int``, so the logic runs on any runtime (the service passes the
 model queue's; unit tests a scripted one). Each mode is a generator yielding ``(done, total)``
 after each map group (``total`` = groups) and returning its statements; ``stopped()`` is asked
-before and after each model call.
+before and after each model call. With a ``memo`` (:class:`service.wholedoc.cache.CallMemo`) a
+call whose prompt was answered before (the same chunks, template and model) takes the stored
+reply instead, and its lines are grounded again against the chunks given now.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import TypeVar
 from core.text import SENTENCE_GAP_BEFORE_CAPITAL
 from service.llm.base import ChatMessage
 from service.wholedoc import prompts
+from service.wholedoc.cache import CallMemo
 from service.wholedoc.selection import ChunkText, DocumentText
 from service.wholedoc.support import (
     Unit,
@@ -73,6 +76,22 @@ class Run:
     calls: int = 0
     dropped: int = 0
     reduce_rounds: int = 0
+    #: Calls answered by a stored reply to the same prompt (no model call).
+    reused: int = 0
+
+
+def counting(count: CountTokens) -> CountTokens:
+    """``count`` remembering each text's count (planning, estimating and the run's reply
+    budgets count the same chunks)."""
+    seen: dict[str, int] = {}
+
+    def counted(text: str) -> int:
+        n = seen.get(text)
+        if n is None:
+            n = seen[text] = count(text)
+        return n
+
+    return counted
 
 
 def group_budget(n_ctx: int) -> int:
@@ -134,21 +153,29 @@ class MapReduce:
         count: CountTokens,
         n_ctx: int,
         stopped: Callable[[], bool] | None = None,
+        memo: CallMemo | None = None,
     ) -> None:
         self.generate = generate
         self.count = count
         self.n_ctx = n_ctx
         self.budget = group_budget(n_ctx)
         self.stopped = stopped or (lambda: False)
+        self.memo = memo
         self.run = Run()
 
     def _call(self, messages: list[ChatMessage], max_tokens: int) -> str:
         if self.stopped():
             raise Stopped("stopped")
+        stored = self.memo.get(messages, max_tokens) if self.memo is not None else None
+        if stored is not None:
+            self.run.reused += 1
+            return stored
         reply = self.generate(messages, max_tokens)
         self.run.calls += 1
         if self.stopped():
             raise Stopped("stopped")
+        if self.memo is not None:
+            self.memo.add(messages, max_tokens, reply)
         return reply
 
     def _reply_tokens(self, group: list[ChunkText]) -> int:
@@ -156,8 +183,12 @@ class MapReduce:
         restating or copying its excerpts needs no more than they hold)."""
         return min(MAP_TOKENS, max(64, sum(self.count(c.text) for c in group)))
 
-    def plan(self, documents: Sequence[DocumentText]) -> list[list[ChunkText]]:
-        """The map groups of ``documents``: each document's chunks in order, never mixed."""
+    def plan(self, documents: Sequence[DocumentText], mix: bool = False) -> list[list[ChunkText]]:
+        """The map groups of ``documents``: each document's chunks in order, never mixed unless
+        ``mix`` (extract: its items are cited per chunk, so small documents such as a folder of
+        invoices share a group instead of costing a model call each)."""
+        if mix:
+            return groups([c for d in documents for c in d.chunks], self.count, self.budget)
         out: list[list[ChunkText]] = []
         for doc in documents:
             out += groups(doc.chunks, self.count, self.budget)
@@ -226,19 +257,20 @@ class MapReduce:
     def extract(self, documents: Sequence[DocumentText], what: str) -> Steps[list[Statement]]:
         """Every ``what`` in ``documents``: one item per supporting sentence, deduplicated, in
         document order; an item the model wrote that no sentence supports is dropped."""
-        planned = self.plan(documents)
+        planned = self.plan(documents, mix=True)
         self.run.groups = len(planned)
         terms = _terms(what)
         found: list[Statement] = []
         for done, group in enumerate(planned, start=1):
             units = units_of((c.chunk_id, c.text) for c in group)
+            hay = _haystacks(group)
             reply = self._call(
                 prompts.extract_messages([c.text for c in group], what),
                 self._reply_tokens(group),
             )
             hits: list[Unit] = []
             for line in _lines(reply):
-                best = support(line, units, _haystacks(group))
+                best = support(line, units, hay)
                 if best is None or best.score < MIN_SUPPORT:
                     self.run.dropped += 1
                     continue

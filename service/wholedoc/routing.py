@@ -1,7 +1,8 @@
 """A plain question to ``/api/ask`` that names a document and asks for its summary, every X in
 it or a comparison takes that whole-document mode (``intent.detect``); the result is given in
 the answer's shape, its text saying which mode ran, and streamed as ``progress`` events then the
-usual ``sources``, ``token`` and ``done``."""
+usual ``sources``, ``token`` and ``done``. The first model call's queue place is taken before a
+response starts, so a full queue is a 429 (with Retry-After), never an error inside the stream."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from core.errors import HearthError
 from service.answering.schemas import AskRequest
 from service.bridge import Abandoned, in_thread, run_in_thread
 from service.errors import error_body
+from service.llm.queue import Ticket
 from service.wholedoc import prompts
 from service.wholedoc.intent import detect, wants_mode
 from service.wholedoc.service import Event, Job, WholeDocService
@@ -68,9 +70,11 @@ def as_answer(result: dict[str, Any], question: str) -> dict[str, Any]:
     }
 
 
-def _events(routed: Routed, question: str, stop: threading.Event) -> Iterator[Event]:
+def _events(
+    routed: Routed, question: str, stop: threading.Event, ticket: Ticket | None
+) -> Iterator[Event]:
     service, job = routed
-    for event in service.stream(job, stop, service.admit(job)):
+    for event in service.stream(job, stop, ticket):
         if event.kind != "done":
             yield event
             continue
@@ -83,32 +87,40 @@ def _events(routed: Routed, question: str, stop: threading.Event) -> Iterator[Ev
 async def whole_answer(
     hearth: Hearth, routed: Routed, question: str, request: Request[Any, Any, Any]
 ) -> dict[str, Any]:
-    """The answer-shaped result of a routed question (``Abandoned`` if the client left)."""
+    """The answer-shaped result of a routed question (``Abandoned`` if the client left);
+    ``OverloadedError`` (429) before anything runs when the model's queue is full."""
+    ticket = routed[0].admit(routed[1])
 
     def work(stop: threading.Event) -> dict[str, Any]:
-        for event in _events(routed, question, stop):
+        for event in _events(routed, question, stop, ticket):
             if event.kind == "done":
                 return event.data
         raise Abandoned("the whole-document run was stopped before its end")
 
     return await run_in_thread(
-        work, None, "hearth-wholedoc", request=request, generations=hearth.generations
+        work, ticket, "hearth-wholedoc", request=request, generations=hearth.generations
     )
 
 
-async def whole_answer_events(
-    hearth: Hearth, routed: Routed, question: str
-) -> AsyncIterator[Event]:
-    """``progress``..., ``sources``, ``token``, ``done`` (or ``error``) of a routed question."""
+def whole_answer_events(hearth: Hearth, routed: Routed, question: str) -> AsyncIterator[Event]:
+    """``progress``..., ``sources``, ``token``, ``done`` (or ``error``) of a routed question.
+    The queue place is taken here, before the stream starts: ``OverloadedError`` (a 429 with
+    Retry-After) when the model's queue is full."""
+    ticket = routed[0].admit(routed[1])
 
     def work(stop: threading.Event) -> Iterator[Event]:
         try:
-            yield from _events(routed, question, stop)
+            yield from _events(routed, question, stop, ticket)
         except HearthError as exc:
             yield Event("error", error_body(exc))
 
-    try:
-        async for event in in_thread(work, None, "hearth-wholedoc", generations=hearth.generations):
-            yield event
-    except Abandoned as exc:
-        yield Event("error", error_body(exc))
+    async def events() -> AsyncIterator[Event]:
+        try:
+            async for event in in_thread(
+                work, ticket, "hearth-wholedoc", generations=hearth.generations
+            ):
+                yield event
+        except Abandoned as exc:
+            yield Event("error", error_body(exc))
+
+    return events()

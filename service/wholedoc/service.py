@@ -18,7 +18,7 @@ from service.llm.pool import ModelPool, ModelSlot
 from service.llm.queue import Abandoned, Ticket
 from service.wholedoc import mapreduce, prompts, selection
 from service.wholedoc.cache import ResultCache, request_key, version_key
-from service.wholedoc.mapreduce import MapReduce, Statement, Stopped
+from service.wholedoc.mapreduce import CountTokens, MapReduce, Statement, Stopped, counting
 from service.wholedoc.selection import MAX_DOCUMENTS, ChunkText, DocumentText, select
 
 MODES = ("summarise", "extract", "compare")
@@ -94,6 +94,7 @@ class Job:
     version_key: str
     groups: list[list[ChunkText]]
     estimate_s: float
+    count: CountTokens
     cached: dict[str, Any] | None = None
     prompt: dict[str, float] = field(default_factory=dict)
     statements: list[Statement] = field(default_factory=list)
@@ -126,13 +127,14 @@ class WholeDocService:
         ver_key = version_key(
             selection.version_key(documents), prompts.TEMPLATE_VERSION, llm.model_sha256()
         )
-        runner = MapReduce(lambda m, n: "", llm.count_tokens, llm.n_ctx)
+        count = counting(llm.count_tokens)
+        runner = MapReduce(lambda m, n: "", count, llm.n_ctx)
         planned = (
-            runner.plan(documents)
+            runner.plan(documents, mix=request.mode == "extract")
             if request.mode != "compare"
             else [list(d.chunks) for d in documents]
         )
-        job = Job(request, documents, slot, req_key, ver_key, planned, 0.0)
+        job = Job(request, documents, slot, req_key, ver_key, planned, 0.0, count)
         if not request.refresh:
             job.cached = self.cache.get(request.mode, req_key, ver_key)
         job.estimate_s = 0.0 if job.cached else self._estimate(job)
@@ -145,8 +147,7 @@ class WholeDocService:
         return job
 
     def _estimate(self, job: Job) -> float:
-        llm = job.slot.runtime
-        tokens = sum(llm.count_tokens(c.text) for g in job.groups for c in g)
+        tokens = sum(job.count(c.text) for g in job.groups for c in g)
         tokens += len(job.groups) * mapreduce.PROMPT_OVERHEAD
         stats = _prompt_stats(job.slot)
         rate = stats.new_tokens / stats.eval_s if stats and stats.eval_s > 0.05 else PROMPT_RATE
@@ -187,9 +188,8 @@ class WholeDocService:
             )
 
         generate = self._generator(job, ticket, stop)
-        runner = MapReduce(
-            generate, job.slot.runtime.count_tokens, job.slot.runtime.n_ctx, stop.is_set
-        )
+        memo = self.cache.calls(job.slot.runtime.model_sha256(), read=not job.request.refresh)
+        runner = MapReduce(generate, job.count, job.slot.runtime.n_ctx, stop.is_set, memo)
         yield Event(
             "progress",
             {
@@ -217,7 +217,7 @@ class WholeDocService:
         if stop.is_set():
             raise Abandoned("the whole-document run was stopped before its end")
         result = self._result(job, runner, time.perf_counter() - started)
-        self.cache.put(job.request.mode, job.request_key, job.version_key, result)
+        self.cache.put(job.request.mode, job.request_key, job.version_key, result, memo)
         yield Event("done", {**result, "cached": False})
 
     @staticmethod
@@ -241,7 +241,9 @@ class WholeDocService:
         def generate(messages: list[ChatMessage], max_tokens: int) -> str:
             ticket = tickets.pop() if tickets else self._admit(job.slot, stop)
             params = SamplingParams(0.0, cfg.top_p, max_tokens, cfg.seed)
+            began = time.perf_counter()
             text = "".join(self.pool.generate(job.slot, ticket, messages, params, stop))
+            job.prompt["model_s"] = job.prompt.get("model_s", 0.0) + time.perf_counter() - began
             stats = _prompt_stats(job.slot)
             if stats is not None:
                 job.prompt["prompt_tokens"] = (
@@ -301,6 +303,7 @@ class WholeDocService:
             "template_version": prompts.TEMPLATE_VERSION,
             "groups": runner.run.groups,
             "model_calls": runner.run.calls,
+            "reused_calls": runner.run.reused,
             "reduce_rounds": runner.run.reduce_rounds,
             "dropped": runner.run.dropped,
             "chunks_read": sum(len(d.chunks) for d in job.documents),

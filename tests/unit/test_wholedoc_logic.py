@@ -1,13 +1,22 @@
 """Whole-document logic without a model: grouping to the context, grounding of model lines,
-deduplication, the sentence diff of compare, and which questions take a whole-document mode."""
+deduplication, the sentence diff of compare, which questions take a whole-document mode, the
+per-prompt store of model replies (a changed group is read again, the others reused) and the
+OpenAI route's ``mode`` field."""
 
 from __future__ import annotations
 
 from collections.abc import Generator
+from pathlib import Path
 from typing import TypeVar
 
+import pytest
+
+from core.errors import InvalidInputError
+from service.llm.base import ChatMessage
+from service.openai_compat.schemas import ChatRequest, parse
+from service.wholedoc.cache import ResultCache
 from service.wholedoc.intent import detect
-from service.wholedoc.mapreduce import MapReduce, group_budget, groups
+from service.wholedoc.mapreduce import MapReduce, Stopped, group_budget, groups
 from service.wholedoc.selection import ChunkText, DocumentText
 from service.wholedoc.support import Unit, fold, support, units_of
 
@@ -114,3 +123,83 @@ def test_questions_naming_a_document_take_its_mode() -> None:
     assert detect("Summarise the history of Rome", NAMES) is None  # no document named
     assert detect("What does notes.txt say about bananas?", NAMES) is None  # a lookup
     assert Unit("x", (1,)).keys == (1,)
+
+
+def lease(last: str) -> DocumentText:
+    """Three sections, one chunk a group (budget 20), the last one's text ``last``."""
+    texts = [
+        "Section one: the tenant Ines Varga pays rent monthly.",
+        "Section two: the landlord Morwen Estates repairs the roof.",
+        last,
+    ]
+    return DocumentText(1, "/d/lease.md", "sha", tuple(chunk(i, t) for i, t in enumerate(texts)))
+
+
+def memo_run(folder: Path, doc: DocumentText, stopped: bool = False) -> tuple[MapReduce, list[str]]:
+    """Summarise ``doc`` with every reply stored by prompt in ``folder``; the prompts the model
+    was asked (the calls the store could not answer)."""
+    asked: list[str] = []
+
+    def generate(messages: list[ChatMessage], n: int) -> str:
+        asked.append(messages[1]["content"])
+        return messages[1]["content"].split("[1] ", 1)[1].split("\n")[0]  # copies its excerpt
+
+    memo = ResultCache(folder).calls("model-sha")
+    runner = MapReduce(generate, words, 560, lambda: stopped and len(asked) >= 1, memo)
+    runner.budget = 20
+    try:
+        drain(runner.summarise([doc]))
+    except Stopped:
+        return runner, asked
+    memo.commit()
+    return runner, asked
+
+
+def test_a_document_changed_in_one_place_reuses_the_other_groups_replies(
+    tmp_path: Path,
+) -> None:
+    first, asked = memo_run(tmp_path, lease("Section three: the deposit is 900 pounds."))
+    assert len(asked) == 3 and first.run.reused == 0
+    again, asked = memo_run(tmp_path, lease("Section three: the deposit is 950 pounds."))
+    assert len(asked) == 1 and "950" in asked[0], "only the changed group is read again"
+    assert again.run.reused == 2 and again.run.calls == 1
+    stopped_dir = tmp_path / "stopped"
+    _, asked = memo_run(stopped_dir, lease("Section three: pets are allowed."), stopped=True)
+    assert asked and not list(stopped_dir.rglob("*.json")), "a stopped run stores no reply"
+
+
+def test_a_result_replaced_by_a_newer_version_drops_the_replies_only_it_used(
+    tmp_path: Path,
+) -> None:
+    cache = ResultCache(tmp_path)
+    old, new = cache.calls("m"), cache.calls("m")
+    shared: list[ChatMessage] = [{"role": "user", "content": "shared group"}]
+    gone: list[ChatMessage] = [{"role": "user", "content": "old group"}]
+    old.add(shared, 10, "a")
+    old.add(gone, 10, "b")
+    cache.put("summarise", "req", "v1", {"answer": "old"}, old)
+    assert new.get(shared, 10) == "a" and new.get(gone, 10) == "b"
+    fresh = cache.calls("m")
+    assert fresh.get(shared, 10) == "a"
+    cache.put("summarise", "req", "v2", {"answer": "new"}, fresh)
+    assert cache.get("summarise", "req", "v2") == {"answer": "new"}
+    assert cache.get("summarise", "req", "v1") is None
+    assert cache.calls("m").get(shared, 10) == "a" and cache.calls("m").get(gone, 10) is None
+    assert cache.calls("another model").get(shared, 10) is None
+
+
+def test_openai_mode_field_is_checked_by_name() -> None:
+    def req(**extra: object) -> ChatRequest:
+        body = {"model": "hearth-rag", "messages": [{"role": "user", "content": "x"}], **extra}
+        return parse(ChatRequest, body)
+
+    assert req().whole_mode() is None and req(mode="answer").whole_mode() is None
+    assert req(mode="Summarize").whole_mode() == "summarise"
+    assert req(mode="extract", documents=["a.md", 3], what="deadlines").whole_mode() == "extract"
+    for extra, name in (({"mode": "poem"}, "mode"), ({"documents": ["a.md"]}, "documents")):
+        with pytest.raises(InvalidInputError) as bad:
+            req(**extra).whole_mode()
+        assert bad.value.field == name
+    with pytest.raises(InvalidInputError) as poem:
+        req(mode="poem").whole_mode()
+    assert "'poem'" in poem.value.message and "summarise" in poem.value.message

@@ -7,9 +7,12 @@ shows instead (``NOT_VERIFIED``, ``FOLLOWED_INSTRUCTION``); the combined check (
 attribution of an uncited reply (``attribute``, ``cite``); numbers bound to the wrong thing
 (``unbound``, ``near_misses``); names tied that no passage ties (``unlinked``, ``places``);
 injected instructions (``check_answer``, ``InjectionVerdict``, ``neutralize``,
-``without_instructions``, ``LEFT_OUT``). The ``_modules`` are private.
+``without_instructions``, ``LEFT_OUT``); the difference of two cited numbers a years- or
+days-between question asks for, computed by Hearth (``compute``, ``Computed``). The
+``_modules`` are private.
 """
 
+from service.answering.grounding._arithmetic import Computed, compute
 from service.answering.grounding._attribution import attribute, cite
 from service.answering.grounding._check import (
     Grounding,
@@ -34,6 +37,7 @@ __all__ = [
     "FOLLOWED_INSTRUCTION",
     "LEFT_OUT",
     "NOT_VERIFIED",
+    "Computed",
     "Grounding",
     "InjectionVerdict",
     "attribute",
@@ -41,6 +45,7 @@ __all__ = [
     "check_answer",
     "cite",
     "cite_sentences",
+    "compute",
     "near_misses",
     "neutralize",
     "only_citations",

@@ -17,6 +17,7 @@ from core.text import (
     CITATION,
     CITED_SENTENCE_GAP,
     NUMBER,
+    SENTENCE_GAP,
     WORD,
     asked_numbers,
     cited_numbers,
@@ -46,17 +47,33 @@ _DANGLING = {
 }  # fmt: skip
 
 
+#: Words a sentence's verb leaves its fact to: a citation right after one stands where the fact
+#: belongs ("The new password was [1].").
+_COPULAS = {"is", "was", "are", "were", "be", "been", "include", "includes", "contains"}
+_YES_NO = {"yes", "no", "not"}
+
+
 def incomplete(answer: str) -> bool:
     """True when ``answer`` states nothing, however well its words match the passages: it is
-    citations alone ("[1]"), or (citations removed) it ends on a word no English sentence ends
-    on ("France is a region of [1].")."""
+    citations alone ("[1]"), it ends (citations removed) on a word no English sentence ends on
+    ("France is a region of [1].", "It was given to the [1]"), or a sentence's citation stands
+    right after its verb, where the fact belongs ("The name of the file attached is [1]."; not
+    "Yes, it is [1].")."""
     text = CITATION.sub(" ", answer).strip().rstrip(".!?;:,\"'”’) ").strip()
     words = WORD.findall(text)
     if not words and not NUMBER.search(text):
         return bool(CITATION.search(answer))  # citations and nothing else: "[1]"
     if latin_share(text) < MIN_LATIN_SHARE:
         return False
-    return bool(words) and words[-1].lower() in _DANGLING
+    if bool(words) and words[-1].lower() in _DANGLING:
+        return True
+    for sentence in SENTENCE_GAP.split(answer):
+        before = sentence.split("[", 1)[0] if CITATION.search(sentence) else ""
+        said = [w.strip(".,;:!?\"'()").lower() for w in before.split()]
+        after = CITATION.sub("", sentence[len(before) :]).strip(" .!?;:,")
+        if said and not after and said[-1] in _COPULAS and not _YES_NO & set(said[:2]):
+            return True
+    return False
 
 
 def only_citations(reply: str) -> bool:
@@ -68,11 +85,17 @@ def _bare(text: str) -> str:
     return " ".join(WORD.findall(fold(CITATION.sub(" ", text))))
 
 
-def only_labels(answer: str, labels: Iterable[str]) -> bool:
+#: Words of a question asking for a document's name: a label is then the answer.
+_ASKS_NAME = {"file", "attachment", "attached", "document", "title", "called", "named", "filename"}
+
+
+def only_labels(answer: str, labels: Iterable[str], question: str = "") -> bool:
     """True when ``answer``, citations and punctuation aside, is nothing but passage labels
-    ("[1] doc.docx, section Policy"): the model copied the header of a passage, not its fact."""
+    ("[1] doc.docx, section Policy"): the model copied the header of a passage, not its fact;
+    never for a question asking for a file's or document's name ("What is the file attached
+    called?"), which a label answers."""
     said = _bare(answer)
-    if not said:
+    if not said or _ASKS_NAME & set(WORD.findall(fold(question))):
         return False
     bare = [_bare(label) for label in labels]
     return any(said == b for b in bare if b) or said == " ".join(b for b in bare if b)
@@ -116,6 +139,9 @@ class Grounding:
     #: The model cited nothing; the citation was given by the check to the passage holding
     #: what the answer states (service/answering/attribution.py).
     attributed: bool = False
+    #: Differences Hearth computed from two cited numbers instead of the model's reply
+    #: (grounding/_arithmetic.py): ``["1966 - 1914 = 52 years"]``.
+    computed: list[str] = field(default_factory=list)
 
     @property
     def grounded(self) -> bool:
@@ -157,6 +183,7 @@ class Grounding:
             "unlinked": self.unlinked,
             "unbound": self.unbound,
             "attributed": self.attributed,
+            "computed": self.computed,
         }
 
 
@@ -247,9 +274,11 @@ def check(
         unsupported,
         miscited=miscited,
         near_misses=misses,
-        incomplete=incomplete(answer) or only_labels(answer, (labels or {}).values()),
+        incomplete=incomplete(answer) or only_labels(answer, (labels or {}).values(), question),
         unmentioned=unmentioned,
-        unlinked=unlinked(answer, passages.values(), question),
+        unlinked=unlinked(
+            answer, passages.values(), question, [(labels or {}).get(n, "") for n in passages]
+        ),
         unbound=unbound(answer, pool, question),
     )
 

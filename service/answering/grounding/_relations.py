@@ -17,6 +17,8 @@ from core.text import CITATION, SENTENCE_GAP, fold, holds_all, names_in
 
 #: Prose lines above a table that caption its rows.
 CAPTION = 2
+#: Words a passage's first line may have to be its heading.
+HEADING_WORDS = 10
 
 
 def places(passage: str) -> list[str]:
@@ -39,28 +41,53 @@ def places(passage: str) -> list[str]:
     return found
 
 
-def unlinked(answer: str, passages: Iterable[str], question: str) -> list[str]:
-    """The pairings of ``answer`` that no passage ties: for each answer sentence stating a name
-    of ``question`` and other names that the passages hold, ``"Costa with Meadow"`` when no place
-    of any passage (see ``places``) holds the question's name and one of the others. Names the
-    passages do not hold at all are the grounding check's business, not this one's. Empty when
-    the question names nothing."""
-    asked = {fold(n) for n in names_in(question)}
+def _heading(passage: str) -> str:
+    """The passage's first line when it is a heading (short, no sentence end, not a row): the
+    title a chunk carries, which every paragraph below it is about."""
+    first = passage.lstrip().split("\n", 1)[0].strip().lstrip("#").strip()
+    if " | " in first or len(first.split()) > HEADING_WORDS or first.endswith((".", "!", "?")):
+        return ""
+    return first
+
+
+def _is_name(word: str) -> bool:
+    """A name to tie: no digits in it (a unit or code, "CO₂e", "H2O", "W-09", is not a name)."""
+    return not any(c.isdigit() for c in word)
+
+
+def unlinked(
+    answer: str, passages: Iterable[str], question: str, labels: Iterable[str] = ()
+) -> list[str]:
+    """The pairings of ``answer`` that no passage ties: for each answer sentence stating names
+    of ``question`` and other names that the passages hold, ``"Costa with Meadow"`` when no
+    place of any passage (see ``places``; each with the passage's heading and its ``label``, the
+    file and title it comes from) holds one of the question's names and one of the others.
+    Units and codes (words with digits) are not names here; names the passages do not hold at
+    all are the grounding check's business, not this one's. Empty when the question names
+    nothing."""
+    asked = {fold(n) for n in names_in(question) if _is_name(n)}
     if not asked:
         return []
-    spots = [p for passage in passages for p in places(passage)]
+    given = list(passages)
+    named = list(labels) + [""] * len(given)
+    spots = [
+        fold(f"{named[i]} {_heading(text)} ") + place
+        for i, text in enumerate(given)
+        for place in places(text)
+    ]
     found: list[str] = []
     for sentence in SENTENCE_GAP.split(CITATION.sub(" ", answer)):
-        names = list(dict.fromkeys(names_in(sentence)))
+        names = [n for n in dict.fromkeys(names_in(sentence)) if _is_name(n)]
         theirs = [n for n in names if fold(n) in asked]
         others = [
             n for n in names if fold(n) not in asked and any(holds_all([n], s) for s in spots)
         ]
         if not theirs or not others:
             continue
-        for name in theirs:
-            if not any(
-                holds_all([name], s) and any(holds_all([o], s) for o in others) for s in spots
-            ):
-                found.append(f"{' '.join(others)} with {name}")
+        if not any(
+            holds_all([name], s) and any(holds_all([o], s) for o in others)
+            for name in theirs
+            for s in spots
+        ):
+            found.append(f"{' '.join(others)} with {' '.join(theirs)}")
     return found

@@ -8,6 +8,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from core.text import DONT_KNOW
+from service.answering.grounding._arithmetic import compute
 from service.answering.grounding._attribution import attribute, cite
 from service.answering.grounding._check import (
     Grounding,
@@ -51,8 +52,15 @@ def review(
     shown), one that states nothing (``grounding.incomplete``: "[1]", "France is a region of
     [1].", a label), and one its passages contradict (``grounding.unlinked``,
     ``grounding.unbound``). An answer stating a name or number of the question that no passage holds
-    (``grounding.unmentioned``) becomes the "don't know" sentence naming it."""
+    (``grounding.unmentioned``) becomes the "don't know" sentence naming it. A years- or
+    days-between question whose two inputs the passages hold is answered by Hearth's own
+    arithmetic, shown with both inputs cited (``grounding.computed``), whatever the reply said."""
     texts = {p.number: p.text for p in passages}
+    # the whole chunks: fitting to the token budget may have cut the sentence of an input
+    computed = compute(question, {p.number: p.whole or p.text for p in passages})
+    if computed is not None:
+        inputs = list(dict.fromkeys([computed.later.passage, computed.earlier.passage]))
+        return computed.text(), Grounding(inputs, computed=[computed.formula()])
     labels = {p.number: p.label for p in passages}
     wholes = [p.whole for p in passages if p.whole]
     verdict = check(text, texts, system, question, labels=labels, whole=wholes)

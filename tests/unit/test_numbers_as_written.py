@@ -1,0 +1,92 @@
+"""Numbers as documents write them (issue 35, item 5): seasons and ranges ("1991–92", its
+mojibake "1991â€“92", "2021/22"), other locales' digit groups ("2,32,822", "1.234,5",
+"3'949.75"), and the difference of two cited numbers computed by Hearth (years and days
+between), shown with both inputs."""
+
+from __future__ import annotations
+
+from core.text import asked_numbers, claims, dates, fold, number_key, present, ranges
+from service.answering.grounding import check, compute, review
+from service.answering.retrieval import Passage
+
+SEASON = "Club records\nIn the 1991â€“92 season the club won the league for the third time."
+LOREM = (
+    "Lorem Ipsum has been the industry's standard dummy text ever since 1966, when designers "
+    "at Letraset took a 1914 Cicero translation and scrambled it to make dummy text."
+)
+MEMO = (
+    "May 5, 2023\nTo Whom it May Concern:\nThere were 20,000 bottles of water and 200 laptops "
+    "delivered on January 23, \n2023. A total of 3 trucks were used.\nBest Regards,\nMallori"
+)
+
+
+def test_a_season_is_one_number_matched_however_it_is_written() -> None:
+    assert claims("The 1991–92 season was their third title [1].")[0] == "1991–92"
+    assert asked_numbers("Who won the league in 1991–92?") == ["1991–92"]
+    assert asked_numbers("Who won in 2021/22 and on 2021-04-17?")[:2] == ["2021/22", "2021"]
+    haystack = fold(SEASON)
+    assert "1991-92" in haystack  # the mojibake repaired, the dash one dash
+    for written in ("1991–92", "1991-92", "1991/92", "1991-1992", "1991 – 1992"):
+        assert present(written, haystack), written
+    assert not present("1992–93", haystack)
+    assert ranges("2019-05 and 1999/00") == [("1999/00", 1999, 2000)]  # a month is no range
+
+
+def test_a_season_the_passage_holds_is_not_unmentioned() -> None:
+    verdict = check(
+        "The club won the league in the 1991–92 season [1].",
+        {1: SEASON},
+        question="Which title did the club win in 1991–92?",
+    )
+    assert verdict.unmentioned == [] and verdict.unsupported == [] and verdict.grounded
+    missing = check("It won [1].", {1: SEASON}, question="What did the club win in 1993–94?")
+    assert missing.unmentioned == ["1993–94"]  # one season no passage holds, not "93"
+
+
+def test_digit_groups_of_other_locales() -> None:
+    assert number_key("2,32,822") == "232822"
+    assert number_key("1.234,5") == "1234.5"
+    assert number_key("3'949.75") == number_key("3`949.75") == "3949.75"
+    assert number_key("1.234.567") == "1234567"
+    assert number_key("12.10") == "12.1" and number_key("1,240") == "1240"
+    assert present("3949.75", fold("Total CHF 3'949.75"))
+    assert present("1234.5", fold("Summe 1.234,5 EUR"))
+    assert claims("It cost CHF 3'949.75 [1].") == ["3'949.75", "CHF"]
+
+
+def test_dates_as_written() -> None:
+    found = [(w, d.isoformat()) for w, d, _ in dates(MEMO)]
+    assert found == [("May 5, 2023", "2023-05-05"), ("January 23, \n2023", "2023-01-23")]
+
+
+def test_years_between_are_computed_from_two_cited_inputs() -> None:
+    passages = [
+        Passage(1, 1, 1, "/memo.pdf", "pdf", {}, 0.5, MEMO),
+        Passage(2, 2, 2, "/lorem.odt", "odt", {}, 0.4, LOREM),
+    ]
+    q = (
+        "How many years after the 1914 Cicero translation did Lorem Ipsum become the "
+        "industry's standard dummy text?"
+    )
+    text, verdict = review("Lorem Ipsum became the standard 10 years later [2].", passages, q)
+    assert text.startswith("52 years (computed by Hearth from two cited numbers: 1966 − 1914")
+    shown = "1966: “Lorem Ipsum has been the industry's standard dummy text ever since 1966” [2]"
+    assert shown in text and "10 years" not in text
+    assert "1914: “when designers at Letraset took a 1914 Cicero translation" in text
+    assert verdict.cited == [2] and verdict.computed == ["1966 - 1914 = 52 years"]
+    assert verdict.grounded
+
+
+def test_days_between_dates_are_computed() -> None:
+    got = compute("How many days after the delivery was the memo dated?", {1: MEMO})
+    assert got is not None and got.result == 102 and got.unit == "days"
+    assert (got.later.written, got.earlier.written) == ("May 5, 2023", "January 23, 2023")
+
+
+def test_nothing_is_computed_without_both_inputs() -> None:
+    q = "How many years after the moon landing did Lorem Ipsum become the standard dummy text?"
+    assert compute(q, {1: LOREM}) is None  # no passage dates the moon landing
+    assert compute("How many years did the project take?", {1: LOREM}) is None  # not a difference
+    passages = [Passage(1, 1, 1, "/lorem.odt", "odt", {}, 0.5, LOREM)]
+    _, verdict = review("I don't know: your documents do not say.", passages, q)
+    assert verdict.computed == [] and verdict.declined

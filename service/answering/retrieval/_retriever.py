@@ -15,6 +15,7 @@ from core.keywords import open_keyword_index
 from core.knowledge import KnowledgeBase
 from core.provenance import describe
 from core.text import holds_all, names_in
+from service.answering.retrieval._documents import DocumentNames
 from service.answering.retrieval._speakers import asked_speaker, by_speaker
 
 __all__ = ["METHODS", "Filters", "Passage", "Retriever", "reciprocal_rank_fusion"]
@@ -86,6 +87,7 @@ class Retriever:
         self.embedder = embedder
         self.backend = kb.settings.retrieval.dense_backend
         self.keywords = open_keyword_index(kb.db, kb.settings.retrieval.keyword_postings)
+        self.documents = DocumentNames(kb.db)
 
     def _dense(self, vector: Any, n: int, filters: Filters) -> list[int]:
         store = self.kb.queryable_store(self.backend)
@@ -144,6 +146,17 @@ class Retriever:
             rankings.append(self._dense(vector, pool, filters))
         if method in ("hybrid", "bm25"):
             rankings.append([h.chunk_id for h in self.keywords.search(question, pool, filters)])
+        # A document the question names ("the Stanley Cups spreadsheet", "the recording") is
+        # searched once more alone: its ranking fused in lifts its chunks.
+        named = self.documents.named(question)
+        inside = named.filters(filters, self.documents.types()) if named else None
+        if inside is not None:
+            if method in ("hybrid", "dense"):
+                rankings.append(self._dense(vector, pool, inside))
+            if method in ("hybrid", "bm25"):
+                rankings.append([h.chunk_id for h in self.keywords.search(question, pool, inside)])
+        mine = set(inside.document_ids) if inside is not None else set()  # named, or of the kind
+        by_name = mine if named.document_ids else set()
         fused = [cid for cid, _ in reciprocal_rank_fusion(rankings)][: max(k, pool)]
         if not fused:
             return []
@@ -181,6 +194,8 @@ class Retriever:
                 for item in scored
                 if item[2] >= floor
                 or (item[2] >= best - margin and holds_all(names, item[0].text))
+                or (item[2] >= best - margin and item[1].id in mine)
+                or item[1].id in by_name
                 or by_speaker(item[0].provenance or {}, number, name)
             ]
         return [

@@ -1,0 +1,116 @@
+"""Issue 35, items 3 and 5, through the real embedder, stores and (``slow``) the default model:
+a question naming its document by kind ("the spreadsheet") or by a word of its file name ("the
+autumn minutes") is answered from that document, though a near neighbour of another file says
+nearly the same; a years-between question is computed by Hearth and shown with its two cited
+inputs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from core.embedder import Embedder
+from core.knowledge import KnowledgeBase
+from core.settings import HearthSettings
+from ingest.pipeline import IngestPipeline
+from service.answering.retrieval import Retriever
+from service.state import Hearth
+from tests.integration.conftest import backend_settings
+
+NOTES = (
+    "# Office costs: notes\n\n"
+    "The draft plan of March put the office's travel costs for 2023 at 3,900 euros, before "
+    "the board's review of every travel cost of the year."
+)
+MINUTES = "# Board minutes\n\nThe board agreed a budget of {} euros for the library roof repairs."
+LOREM = (
+    "# Lorem Ipsum\n\nLorem Ipsum has been the industry's standard dummy text ever since 1966, "
+    "when designers at Letraset took a 1914 Cicero translation and scrambled it to make dummy "
+    "text for their Body Type sheets."
+)
+BY_KIND = "In the spreadsheet, what were the office's travel costs in 2023?"
+BY_NAME = "In the autumn minutes, what budget did the board agree for the library roof?"
+YEARS = (
+    "How many years after the 1914 Cicero translation did Lorem Ipsum become the industry's "
+    "standard dummy text?"
+)
+
+
+def write_library(folder: Path) -> Path:
+    """The files: a cost sheet and notes giving another figure, two minutes that differ only
+    in their budget (and file name), and the Lorem Ipsum history."""
+    folder.mkdir(parents=True, exist_ok=True)
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.title = "Costs"
+    for row in (("Item", "2022", "2023"), ("Rent", 11800, 12000), ("Travel", 3100, 4200)):
+        sheet.append(row)
+    book.save(folder / "office-costs.xlsx")
+    (folder / "office-costs-notes.md").write_text(NOTES)
+    (folder / "autumn-minutes.md").write_text(MINUTES.format("48,000"))
+    (folder / "spring-minutes.md").write_text(MINUTES.format("31,500"))
+    (folder / "lorem-history.md").write_text(LOREM)
+    return folder
+
+
+def test_a_named_document_comes_first(
+    kb: KnowledgeBase, embedder: Embedder, tmp_path: Path
+) -> None:
+    IngestPipeline(kb, embedder).ingest_paths([write_library(tmp_path / "docs")])
+    retriever = Retriever(kb, embedder)
+    by_kind = retriever.retrieve(BY_KIND)
+    assert by_kind and Path(by_kind[0].path).name == "office-costs.xlsx", by_kind
+    by_name = retriever.retrieve(BY_NAME)
+    assert by_name and Path(by_name[0].path).name == "autumn-minutes.md", by_name
+    spring = retriever.retrieve(BY_NAME.replace("autumn", "spring"))
+    assert Path(spring[0].path).name == "spring-minutes.md", spring
+    named = retriever.documents.named(BY_NAME)
+    assert len(named.document_ids) == 1 and named.extensions == ()
+
+
+@pytest.fixture(scope="module")
+def hearth(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hearth]:
+    """Hearth on the library above with the default model (loaded once for the module)."""
+    root = tmp_path_factory.mktemp("named")
+    settings: HearthSettings = backend_settings(root / "data")
+    settings.llm.warmup = False
+    started = Hearth.start(settings)
+    IngestPipeline(started.kb, started.embedder).ingest_paths([write_library(root / "docs")])
+    yield started
+    started.close()
+
+
+def _cited(answer: dict[str, object]) -> set[str]:
+    citations = answer["citations"]
+    assert isinstance(citations, list)
+    return {Path(c["path"]).name for c in citations}
+
+
+@pytest.mark.slow
+def test_a_question_naming_its_document_by_kind_is_answered_from_it(hearth: Hearth) -> None:
+    answer = hearth.answers.answer(BY_KIND).as_dict()
+    assert "4200" in str(answer["answer"]).replace(",", ""), answer["answer"]
+    assert "office-costs.xlsx" in _cited(answer), answer
+
+
+@pytest.mark.slow
+def test_a_question_naming_its_document_by_name_is_answered_from_it(hearth: Hearth) -> None:
+    answer = hearth.answers.answer(BY_NAME).as_dict()
+    assert "48000" in str(answer["answer"]).replace(",", ""), answer["answer"]
+    assert "autumn-minutes.md" in _cited(answer), answer
+
+
+@pytest.mark.slow
+def test_years_between_are_computed_and_shown_with_their_inputs(hearth: Hearth) -> None:
+    answer = hearth.answers.answer(YEARS).as_dict()
+    text = str(answer["answer"])
+    assert text.startswith("52 years (computed by Hearth from two cited numbers: 1966 − 1914"), text
+    assert "since 1966” [" in text and "a 1914 Cicero translation" in text, text
+    grounding = answer["grounding"]
+    assert isinstance(grounding, dict)
+    assert grounding["computed"] == ["1966 - 1914 = 52 years"] and grounding["grounded"]
+    assert _cited(answer) == {"lorem-history.md"}

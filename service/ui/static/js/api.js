@@ -86,11 +86,12 @@ export function upload(path, form, onProgress) {
 }
 
 /**
- * POST a question to /api/ask/stream and call onEvent(kind, data) for each server-sent event.
- * Abort with the signal. Resolves when the stream ends.
+ * POST a question to /api/ask/stream (or another streaming route: /api/wholedoc/stream) and call
+ * onEvent(kind, data) for each server-sent event. Abort with the signal. Resolves when the
+ * stream ends.
  */
-export async function streamAnswer(payload, onEvent, signal) {
-  const response = await send("/api/ask/stream", {
+export async function streamAnswer(payload, onEvent, signal, path = "/api/ask/stream") {
+  const response = await send(path, {
     method: "POST",
     body: JSON.stringify(payload),
     headers: { "Content-Type": "application/json", Accept: "text/event-stream" },

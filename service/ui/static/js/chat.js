@@ -5,6 +5,7 @@ import { api, streamAnswer, ApiError } from "./api.js";
 import { answerText, citationList, answerMeta } from "./answer.js";
 import { openStore, answerCache } from "./conversations.js";
 import { readAloudButton } from "./readaloud.js";
+import { finishProgress, showProgress, streamWhole, wholeAnswer, wholeRequest } from "./wholedoc.js";
 
 const state = { store: null, current: null, controller: null, conversations: [] };
 
@@ -170,27 +171,39 @@ function busy(on) {
 }
 
 async function ask() {
-  const question = el.question().value.trim();
-  if (!question || state.controller) return;
+  const typed = el.question().value.trim();
+  if (state.controller) return;
+  const collection = $("#collection").value;
+  let whole = null; // a whole-document mode (summarise, list every, compare): wholedoc.js
+  try {
+    whole = wholeRequest(typed, collection);
+  } catch (e) {
+    setStatus(e.message, true);
+    return;
+  }
+  const question = whole ? whole.label : typed;
+  if (!question) return;
   setStatus("");
   if (state.current === null) await newConversation(question.slice(0, 60));
   const conversationId = state.current;
   el.question().value = "";
   el.messages().querySelector(".empty")?.remove();
   const li = h("li", { class: "msg assistant", dataset: { state: "waiting" }, "aria-busy": "true" },
-    h("span", { class: "who" }, "Hearth"), h("p", { class: "text" }), h("p", { class: "meta" }, "Finding passages…"));
+    h("span", { class: "who" }, "Hearth"), h("p", { class: "text" }), h("p", { class: "meta" }, whole ? "Reading the whole document…" : "Finding passages…"));
   append(el.messages(), userBubble(question), li);
   li.scrollIntoView({ block: "end" });
   const text = li.querySelector(".text");
-  const collection = $("#collection").value;
   const payload = { question, ...state.store.askFields(conversationId), ...(collection ? { collection } : {}) };
   let sources = [];
   let done = null;
   state.controller = new AbortController();
   busy(true);
   try {
-    await streamAnswer(payload, (kind, data) => {
-      if (kind === "sources") {
+    const run = whole ? (on, signal) => streamWhole(whole, on, signal) : (on, signal) => streamAnswer(payload, on, signal);
+    await run((kind, data) => {
+      if (kind === "progress") {
+        showProgress(li, data);
+      } else if (kind === "sources") {
         sources = data.sources || [];
         li.querySelector(".meta").textContent = `${sources.length} passages found; generating…`;
       } else if (kind === "token") {
@@ -203,8 +216,10 @@ async function ask() {
       }
     }, state.controller.signal);
     if (!done) throw new Error("the answer stream ended early");
+    if (whole) done = wholeAnswer(done);
     done.sources = done.sources || sources;
     finishAnswer(li, done);
+    finishProgress(li, done);
     answerCache.put(done.answer_id, { sources: done.sources, citations: done.citations, timings: done.timings, grounding: done.grounding, model: done.model });
     state.store.record(conversationId, [
       { role: "user", content: question },
@@ -214,7 +229,7 @@ async function ask() {
     li.removeAttribute("aria-busy");
     if (e.name === "AbortError") {
       li.dataset.state = "stopped";
-      li.querySelector(".meta").textContent = "Stopped.";
+      li.querySelector(".meta").textContent = li.querySelector(".whole-progress") ? "Stopped: nothing was stored." : "Stopped.";
     } else {
       li.dataset.state = "failed";
       const wait = e.retryAfter ? ` Try again in ${e.retryAfter} s.` : "";

@@ -8,6 +8,7 @@ import { initEval, showEval } from "./eval.js";
 import { initLive } from "./live.js";
 import { initMail } from "./mail.js";
 import { initVoice } from "./voice.js";
+import { initWhole } from "./wholedoc.js";
 
 const VIEWS = ["chat", "knowledge", "templates", "eval", "live"];
 
@@ -35,6 +36,7 @@ async function start() {
   initTemplates();
   initEval();
   initVoice();
+  initWhole();
   await initChat();
   initLive();
   window.addEventListener("hashchange", () => route().catch(report));

@@ -12,11 +12,14 @@ Public:
   ``STOP_AND_BLANK``, ``AFTER_SENTENCE_END``, and the breaks inside a sentence ``SOFT_BREAK``,
   ``WRAPPED_LINE``;
 - numbers: ``NUMBER``, ``MULTI_DIGIT_NUMBER``, ``NUMBER_OR_WORD``, ``NUMERIC_CELL``, ``FIGURE``,
-  ``number_key``;
+  ``number_key`` and ``number_keys`` (other locales' separators: "2,32,822", "1.234,5",
+  "3'949.75"), year ranges and seasons ``YEAR_RANGE``, ``ranges`` ("1991–92", "2021/22"),
+  ``DASHES``, years ``YEAR``; calendar dates ``DATE``, ``dates``;
 - words: ``WORD``, the lists ``NOT_NAMES``, ``CALENDAR_WORDS``, ``STOP_WORDS``,
   ``NUMBER_CONTEXT_STOP_WORDS``, English stems ``stem``, ``stems``;
-- names and numbers a text states and whether another holds them: ``fold``, ``claims``,
-  ``names_in``, ``holds_all``, ``present``, ``asked_numbers``.
+- names and numbers a text states and whether another holds them: ``fold``, ``repair``
+  (mojibake: "1991â€“92"), ``claims``, ``names_in``, ``holds_all``, ``present``,
+  ``asked_numbers``.
 
 The modules behind them (``_decline``, ``_citations``, ``_sentences``, ``_numbers``,
 ``_words``, ``_claims``) are private.
@@ -31,15 +34,22 @@ from core.text._claims import (
     holds_all,
     names_in,
     present,
+    repair,
 )
+from core.text._dates import DATE, dates
 from core.text._decline import DONT_KNOW
 from core.text._numbers import (
+    DASHES,
     FIGURE,
     MULTI_DIGIT_NUMBER,
     NUMBER,
     NUMBER_OR_WORD,
     NUMERIC_CELL,
+    YEAR,
+    YEAR_RANGE,
     number_key,
+    number_keys,
+    ranges,
 )
 from core.text._sentences import (
     AFTER_SENTENCE_END,
@@ -73,6 +83,8 @@ __all__ = [
     "CITATION_RUN",
     "CITED_SENTENCE_GAP",
     "CLAUSE_GAP",
+    "DASHES",
+    "DATE",
     "DONT_KNOW",
     "FIGURE",
     "MULTI_DIGIT_NUMBER",
@@ -92,14 +104,20 @@ __all__ = [
     "WIDE_SENTENCE_GAP",
     "WORD",
     "WRAPPED_LINE",
+    "YEAR",
+    "YEAR_RANGE",
     "asked_numbers",
     "cited_numbers",
     "claims",
+    "dates",
     "fold",
     "holds_all",
     "names_in",
     "number_key",
+    "number_keys",
     "present",
+    "ranges",
+    "repair",
     "stem",
     "stems",
 ]

@@ -12,7 +12,15 @@ import unicodedata
 from collections.abc import Iterable
 
 from core.text._citations import CITATION
-from core.text._numbers import MULTI_DIGIT_NUMBER, NUMBER
+from core.text._numbers import (
+    DASHES,
+    MULTI_DIGIT_NUMBER,
+    NUMBER,
+    YEAR_RANGE,
+    number_key,
+    number_keys,
+    year_range,
+)
 from core.text._sentences import SENTENCE_OR_LINE_GAP
 from core.text._words import CALENDAR_WORDS, NOT_NAMES
 
@@ -20,17 +28,47 @@ WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
 _POSSESSIVE = re.compile(r"['’]s$")  # "Okafor's role": the name is "Okafor"
 
 
+#: UTF-8 read as cp1252, as text extracted from some PDFs and web pages is ("1991â€“92"), and
+#: what it was written as.
+MOJIBAKE = {
+    "â€“": "–", "â€”": "—", "â€˜": "‘", "â€™": "’", "â€œ": "“", "â€\x9d": "”", "â€¦": "…",
+    "Â\xa0": "\xa0", "Â°": "°", "Â£": "£", "â‚¬": "€",
+}  # fmt: skip
+_MOJIBAKE = re.compile("|".join(re.escape(k) for k in MOJIBAKE))
+_DASH = re.compile(f"[{DASHES}]")
+
+
+def repair(text: str) -> str:
+    """``text`` with the cp1252 mojibake of common punctuation written as it was meant
+    ("1991â€“92" -> "1991–92")."""
+    if "â" not in text and "Â" not in text:
+        return text
+    return _MOJIBAKE.sub(lambda m: MOJIBAKE[m.group(0)], text)
+
+
 def fold(text: str) -> str:
-    """``text`` lower-cased, accents removed ("Café" -> "cafe")."""
-    text = unicodedata.normalize("NFKD", text)
+    """``text`` lower-cased, accents removed, mojibake repaired and every dash written "-"
+    ("Café" -> "cafe", "1991â€“92" -> "1991-92")."""
+    text = unicodedata.normalize("NFKD", _DASH.sub("-", repair(text)))
     return "".join(c for c in text if not unicodedata.combining(c)).lower()
+
+
+def _numbers(text: str, pattern: re.Pattern[str] = NUMBER) -> list[tuple[int, str]]:
+    """(position, as written) of each number of ``text`` (as ``pattern`` finds them), a year
+    range or season ("1991–92") as one number rather than two."""
+    spans = [(m.start(), m.end()) for m in YEAR_RANGE.finditer(text) if year_range(m)]
+    found = [(a, text[a:b]) for a, b in spans]
+    for m in pattern.finditer(text):
+        if not any(a <= m.start() < b for a, b in spans):
+            found.append((m.start(), m.group(0).rstrip(".,")))
+    return sorted(found)
 
 
 def claims(answer: str) -> list[str]:
     """The names and numbers an answer states: numbers, and capitalised words that do not open
     a sentence and are not common words."""
-    text = CITATION.sub(" ", answer)
-    found: list[str] = [m.group(0).rstrip(".,") for m in NUMBER.finditer(text)]
+    text = repair(CITATION.sub(" ", answer))
+    found: list[str] = [n for _, n in _numbers(text)]
     for sentence in SENTENCE_OR_LINE_GAP.split(text):
         words = list(WORD.finditer(sentence))
         for i, m in enumerate(words):
@@ -63,12 +101,18 @@ def holds_all(names: Iterable[str], text: str) -> bool:
 
 
 def present(claim: str, haystack: str) -> bool:
-    """True when ``claim`` is in the folded ``haystack`` (a number also with its commas dropped)."""
+    """True when ``claim`` is in the folded ``haystack``; a number also with its commas dropped,
+    or written another way (``number_key``: "2,32,822" is "232822", "1.234,5" is "1234.5", the
+    season "1991–92" is "1991-1992" and "1991/92")."""
     folded = fold(claim)
     if folded in haystack:
         return True
     digits = folded.replace(",", "")
-    return bool(digits) and digits in haystack.replace(",", "")
+    if bool(digits) and digits in haystack.replace(",", ""):
+        return True
+    if not (NUMBER.fullmatch(folded) or YEAR_RANGE.fullmatch(folded)):
+        return False
+    return number_key(folded) in number_keys(haystack)
 
 
 def asked_numbers(question: str) -> list[str]:
@@ -77,5 +121,5 @@ def asked_numbers(question: str) -> list[str]:
     "1700s") nor one-digit counts, which passages often write another way ("three layers").
     On SQuAD 2.0 dev (2,910 answerable questions) every such number is in the question's own
     paragraph."""
-    text = CITATION.sub(" ", question)
-    return [m.group(0).rstrip(".,") for m in MULTI_DIGIT_NUMBER.finditer(text)]
+    text = repair(CITATION.sub(" ", question))
+    return [n for _, n in _numbers(text, MULTI_DIGIT_NUMBER)]

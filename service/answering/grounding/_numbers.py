@@ -13,6 +13,7 @@ any occurrence of the number itself.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 
 from core.text import (
@@ -23,6 +24,7 @@ from core.text import (
     NUMBER_OR_WORD,
     SENTENCE_GAP,
     SENTENCE_OR_LINE_GAP,
+    YEAR_RANGE,
     fold,
     number_key,
     stem,
@@ -36,7 +38,7 @@ def _tokens(text: str) -> set[str]:
     """Numbers (as ``number_key``) and the English stems of the other words, stop words out."""
     out = set()
     for tok in NUMBER_OR_WORD.findall(fold(text)):
-        if tok.replace(",", "").replace(".", "").isdigit():
+        if NUMBER.fullmatch(tok):
             out.add(number_key(tok))
         elif tok not in NUMBER_CONTEXT_STOP_WORDS and len(tok) > 1:
             out.add(stem(tok))
@@ -60,6 +62,13 @@ def _contexts(passage: str) -> list[tuple[str, dict[str, float]]]:
     return found
 
 
+def _own_numbers(sentence: str) -> list[re.Match[str]]:
+    """The numbers of an answer's sentence to judge: not the years of a range or season it
+    writes ("the 1991–92 season" states a season, not the numbers 1991 and 92)."""
+    spans = [(m.start(), m.end()) for m in YEAR_RANGE.finditer(sentence)]
+    return [m for m in NUMBER.finditer(sentence) if not any(a <= m.start() < b for a, b in spans)]
+
+
 def _digits(key: str) -> int:
     return sum(c.isdigit() for c in key)
 
@@ -79,7 +88,7 @@ def near_misses(answer: str, passage: str, question: str = "") -> list[str]:
     flagged: list[str] = []
     question_words = _tokens(question)
     for sentence in SENTENCE_OR_LINE_GAP.split(answer):
-        for m in NUMBER.finditer(sentence):
+        for m in _own_numbers(sentence):
             key = number_key(m.group(0))
             own = [words for k, words in contexts if k == key]
             if not own or key in question_words:
@@ -109,7 +118,7 @@ def unbound(answer: str, passages: list[str], question: str = "") -> list[str]:
     question_words = _tokens(question)
     flagged: list[str] = []
     for sentence in SENTENCE_OR_LINE_GAP.split(CITATION.sub(" ", answer)):
-        for m in NUMBER.finditer(sentence):
+        for m in _own_numbers(sentence):
             key = number_key(m.group(0))
             own = [words for k, words in contexts if k == key]
             if not own or key in question_words or any(words.keys() <= {key} for words in own):

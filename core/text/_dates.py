@@ -1,0 +1,49 @@
+"""Calendar dates as documents write them ("January 23, 2023", "23 Jan 2023", "2023-01-23"),
+read into ``datetime.date``: what a days-between question is computed from."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+_MONTHS = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+)  # fmt: skip
+_MONTH = r"(?P<{g}>" + "|".join(f"{m[:3]}(?:{m[3:]})?" for m in _MONTHS) + r")\.?"
+_ORD = r"(?:st|nd|rd|th)?"
+#: A date: "January 23, 2023" (a line break may part its pieces), "23 January 2023" ("23rd of
+#: Jan. 2023"), or ISO "2023-01-23".
+DATE = re.compile(
+    rf"\b{_MONTH.format(g='m1')}\s+(?P<d1>\d{{1,2}}){_ORD},?\s+(?P<y1>\d{{4}})\b"
+    rf"|\b(?P<d2>\d{{1,2}}){_ORD}\s+(?:of\s+)?{_MONTH.format(g='m2')},?\s+(?P<y2>\d{{4}})\b"
+    r"|(?<![\w.-])(?P<y3>\d{4})-(?P<m3>\d{2})-(?P<d3>\d{2})(?![\w.-])",
+    re.IGNORECASE,
+)
+
+
+def _month(name: str) -> int:
+    return [m[:3] for m in _MONTHS].index(name[:3].lower()) + 1
+
+
+def date_of(match: re.Match[str]) -> dt.date | None:
+    """The date a ``DATE`` match writes, or None when it is no calendar day ("February 30")."""
+    g = match.groupdict()
+    try:
+        if g["y1"]:
+            return dt.date(int(g["y1"]), _month(g["m1"]), int(g["d1"]))
+        if g["y2"]:
+            return dt.date(int(g["y2"]), _month(g["m2"]), int(g["d2"]))
+        return dt.date(int(g["y3"]), int(g["m3"]), int(g["d3"]))
+    except ValueError:
+        return None
+
+
+def dates(text: str) -> list[tuple[str, dt.date, int]]:
+    """The dates ``text`` writes: (as written, the date, its start offset)."""
+    found = []
+    for m in DATE.finditer(text):
+        day = date_of(m)
+        if day is not None:
+            found.append((m.group(0), day, m.start()))
+    return found

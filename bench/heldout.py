@@ -6,15 +6,22 @@ at it, tune on it) and a ``test`` half (run at the end of a change and reported,
     .venv/bin/python bench/heldout.py --split test       # the test half (once, at the end)
     .venv/bin/python bench/heldout.py --before ../old    # another checkout first, same run
     .venv/bin/python bench/heldout.py --score DIR/answers.jsonl   # score a (partial) run again
+    .venv/bin/python bench/heldout.py --review DIR/answers.jsonl [--before ../old]
+        # the grounding review of this checkout (and of --before) run again on the replies that
+        # run kept: the checks before/after on the very same replies, no model loaded
+    .venv/bin/python bench/heldout.py --retrieval --data DIR/data [--before ../old]
+        # retrieval only, on an ingested data directory: the answering file among the passages
+        # and first, per kind (no model loaded)
 
 Every file is ingested with ``hearth ingest`` into a scratch data directory and every question is
-asked through ``AnswerService`` as ``hearth serve`` builds it for ``/api/ask`` (bench/hardworker.py,
-default bundled model). Printed per kind: right (every gold group contained, not declined, not
-replaced), declined, wrong, right file cited; unanswerable questions declined; and for every check
-that declines or replaces an answer (the ``grounding`` verdict's reasons, and declines with no
-passage or by the model itself) its precision (it fired on an unanswerable question or one whose
-gold answer was in no passage given to the model) and recall (of the answers that should have been
-declined, the share it caught).
+asked through ``AnswerService`` as ``hearth serve`` builds it for ``/api/ask``
+(bench/heldout_worker.py, default bundled model; each row keeps the raw reply and the passages
+its review read, for ``--review``). Printed per kind: right (every gold group contained, not
+declined, not replaced), declined, wrong, right file cited; unanswerable questions declined; and
+for every check that declines or replaces an answer (the ``grounding`` verdict's reasons, and
+declines with no passage or by the model itself) its precision (it fired on an unanswerable
+question or one whose gold answer was in no passage given to the model) and recall (of the
+answers that should have been declined, the share it caught).
 """
 
 from __future__ import annotations
@@ -91,12 +98,28 @@ def should_decline(q: dict[str, Any], row: dict[str, Any]) -> bool:
     return not any(is_right(t, q) for t in row["source_texts"])
 
 
+def reply_wrong(q: dict[str, Any], row: dict[str, Any]) -> bool | None:
+    """The model's own reply (before any check) was not a right answer: the question is
+    unanswerable, or the reply lacks a gold group or declines; None when the run kept no reply
+    (an older worker)."""
+    reply = (row.get("raw") or {}).get("reply")
+    if reply is None:
+        return None
+    if q.get("unanswerable"):
+        return True
+    return is_abstention(reply) or not is_right(reply, q)
+
+
 def score(questions: list[dict[str, Any]], rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Per kind: asked, right, declined, wrong, cited (answerable), declined (unanswerable); and
-    per check: fired, right when fired, caught of those that should have been declined."""
+    per check: fired, right when fired (no passage held the answer, or the question has none),
+    caught of those that should have been declined; and, where the run kept the model's reply,
+    right when fired by the reply (``wrong``: the reply it declined or replaced was not a right
+    answer) and caught of the wrong replies."""
     kinds: dict[str, dict[str, int]] = {}
     checks: dict[str, dict[str, int]] = {}
     should = 0
+    wrong_replies = 0
     for row in rows:
         q = questions[row["i"]]
         answer = row["answer"]
@@ -104,10 +127,13 @@ def score(questions: list[dict[str, Any]], rows: list[dict[str, Any]]) -> dict[s
         names = fired(row)
         good_decline = should_decline(q, row)
         should += good_decline
+        bad_reply = reply_wrong(q, row)
+        wrong_replies += bool(bad_reply)
         for name in names:
-            c = checks.setdefault(name, {"fired": 0, "right": 0})
+            c = checks.setdefault(name, {"fired": 0, "right": 0, "wrong": 0})
             c["fired"] += 1
             c["right"] += good_decline
+            c["wrong"] += bool(bad_reply)
         groups = ["unanswerable"] if q.get("unanswerable") else [q["kind"], "answerable"]
         for kind in groups:
             t = kinds.setdefault(
@@ -122,7 +148,12 @@ def score(questions: list[dict[str, Any]], rows: list[dict[str, Any]]) -> dict[s
             t["declined"] += declined
             t["wrong"] += not declined and not right
             t["cited"] += q["file"] in row["cited"]
-    return {"kinds": kinds, "checks": checks, "should_decline": should}
+    return {
+        "kinds": kinds,
+        "checks": checks,
+        "should_decline": should,
+        "wrong_replies": wrong_replies,
+    }
 
 
 def _pct(a: int, b: int) -> str:
@@ -147,14 +178,21 @@ def print_table(name: str, table: dict[str, Any]) -> None:
             f"{kind:16s} {_pct(t['right'], n):>13s} {_pct(t['declined'], n):>13s} "
             f"{_pct(t['wrong'], n):>13s} {_pct(t['cited'], n):>13s}"
         )
-    should = table["should_decline"]
-    print(f"\n{'check (declines/replaces)':28s} {'fired':>6s} {'precision':>14s} {'recall':>14s}")
+    should, wrong = table["should_decline"], table.get("wrong_replies", 0)
+    print(
+        f"\n{'check (declines/replaces)':28s} {'fired':>6s} {'precision':>14s} {'recall':>14s}"
+        f" {'prec. (reply)':>14s} {'recall (reply)':>14s}"
+    )
     for name, c in sorted(table["checks"].items()):
         print(
             f"{name:28s} {c['fired']:6d} {_pct(c['right'], c['fired']):>14s} "
-            f"{_pct(c['right'], should):>14s}"
+            f"{_pct(c['right'], should):>14s} {_pct(c.get('wrong', 0), c['fired']):>14s} "
+            f"{_pct(c.get('wrong', 0), wrong):>14s}"
         )
-    print(f"(answers that should have been declined: {should})")
+    print(
+        f"(precision, recall: the answer was in no passage given, or the question has none:"
+        f" {should}; (reply): the model's reply was not right: {wrong})"
+    )
 
 
 def run_checkout(
@@ -189,7 +227,7 @@ def run_checkout(
     asked.write_text(json.dumps([questions[i]["question"] for i in order]))
     (work / "order.json").write_text(json.dumps([questions[i]["id"] for i in order]))
     # -P: the script's folder (bench/, whose ingest.py would shadow the package) not on sys.path
-    args = [py, "-P", str(REPO / "bench" / "hardworker.py"), str(out), str(asked)]
+    args = [py, "-P", str(REPO / "bench" / "heldout_worker.py"), str(out), str(asked)]
     subprocess.run(args, env=env, check=True, cwd=code)
     return read_rows(out, questions)
 
@@ -206,6 +244,39 @@ def read_rows(out: Path, questions: list[dict[str, Any]]) -> list[dict[str, Any]
     return rows
 
 
+def review_again(code: Path, raw: Path, out: Path, questions: list[dict[str, Any]]) -> Any:
+    """The review of the checkout ``code`` run on the replies ``raw`` kept, scored."""
+    env = {**os.environ, "PYTHONPATH": str(code)}
+    args = [sys.executable, "-P", str(REPO / "bench" / "heldout_worker.py"), "--review"]
+    subprocess.run([*args, str(raw), str(out)], env=env, check=True, cwd=code)
+    rows = read_rows(out, questions)
+    return rows, score(questions, rows)
+
+
+def retrieval(code: Path, data: Path, work: Path, questions: list[dict[str, Any]]) -> None:
+    """Retrieval alone with the checkout ``code`` on the ingested ``data``: per kind, the
+    answering file among the passages, and first."""
+    work.mkdir(parents=True, exist_ok=True)
+    (work / "questions.json").write_text(json.dumps([q["question"] for q in questions]))
+    env = {**os.environ, "PYTHONPATH": str(code), "HEARTH_DATA_DIR": str(data)}
+    args = [sys.executable, "-P", str(REPO / "bench" / "heldout_worker.py"), "--retrieve"]
+    out = work / "retrieved.jsonl"
+    subprocess.run([*args, str(out), str(work / "questions.json")], env=env, check=True, cwd=code)
+    table: dict[str, list[int]] = {}
+    for line in out.read_text().splitlines():
+        row = json.loads(line)
+        q = questions[row["i"]]
+        for kind in (q["kind"], "all"):
+            t = table.setdefault(kind, [0, 0, 0])
+            t[0] += 1
+            t[1] += q["file"] in row["sources"]
+            t[2] += bool(row["sources"]) and row["sources"][0] == q["file"]
+    print(f"\nretrieval ({code})\n{'kind':16s} {'file in passages':>18s} {'file first':>14s}")
+    for kind in (*sorted(k for k in table if k != "all"), "all"):
+        n, held, first = table[kind]
+        print(f"{kind:16s} {_pct(held, n):>18s} {_pct(first, n):>14s}")
+
+
 def _ids(values: Iterable[str]) -> set[str]:
     return {v.strip() for v in values if v.strip()}
 
@@ -220,8 +291,29 @@ def main() -> None:
     ap.add_argument("--data", type=Path, help="an ingested data directory to reuse (after only)")
     ap.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "hearth-heldout")
     ap.add_argument("--score", nargs="+", type=Path, metavar="ANSWERS", help="only score runs")
+    ap.add_argument("--review", type=Path, metavar="ANSWERS", help="review kept replies again")
+    ap.add_argument("--retrieval", action="store_true", help="retrieval only (needs --data)")
     args = ap.parse_args()
     questions = load_questions(args.split)
+    if args.retrieval:
+        if not args.data:
+            ap.error("--retrieval needs --data (an ingested data directory)")
+        for name, code in (("before", args.before), ("after", REPO)):
+            if code is not None:
+                work = args.out / f"retrieval-{name}"
+                retrieval(code.resolve(), args.data.resolve(), work, questions)
+        return
+    if args.review:
+        again: dict[str, Any] = {}
+        for name, code in (("before", args.before), ("after", REPO)):
+            if code is None:
+                continue
+            out = args.review.parent / f"reviewed-{name}.jsonl"
+            rows, table = review_again(code.resolve(), args.review, out, questions)
+            again[name] = {"code": str(code), "rows": rows, "table": table}
+            print_table(f"{name} review ({code}) of the replies in {args.review}", table)
+        (args.review.parent / "reviewed.json").write_text(json.dumps(again, indent=1))
+        return
     if args.score:
         for path in args.score:
             print_table(str(path), score(questions, read_rows(path, questions)))

@@ -1,7 +1,8 @@
 """Speaker diarization on a set built here (bench/diarset.py): DER, speaker counts, one-voice
 recordings kept whole, and diarization time as a share of transcription time.
 
-    PYTHONPATH=. python bench/diarization.py [--split test|dev|all] [--threshold T] [--json P]
+    PYTHONPATH=. python bench/diarization.py [--split test|dev|all] [--threshold T] [--step F]
+        [--no-transcribe] [--json P]
 
 Conversations of 2-4 voices (espeak-ng variants, the bundled piper voice when installed, JFK and
 LibriSpeech speaker 1089 from ../shared/data/audio), turns of 2-20 s with known boundaries; the
@@ -30,7 +31,7 @@ from bench.figures import Figure, add_json_option, write_json
 from core.settings import DiarizationSettings, load_settings
 from core.speech import SpeechModel, decode
 from core.voiceprint import SpeakerEncoder
-from ingest.speakers.diarize import Turn, diarize
+from ingest.speakers.diarize import STEP_FRAMES, Turn, diarize
 
 FRAME = 0.01
 #: Conversations transcribed for the time share.
@@ -112,7 +113,9 @@ def build_set(split: str) -> tuple[list[Conversation], list[Conversation]]:
     return convs, singles
 
 
-def run(split: str, settings: DiarizationSettings, transcribe: bool) -> list[Figure]:
+def run(
+    split: str, settings: DiarizationSettings, transcribe: bool, step: int = STEP_FRAMES
+) -> list[Figure]:
     """Diarize the split's recordings; figures as a table."""
     encoder = SpeakerEncoder(settings)
     splits = ["dev", "test"] if split == "all" else [split]
@@ -130,7 +133,7 @@ def run(split: str, settings: DiarizationSettings, transcribe: bool) -> list[Fig
     print(f"{'recording':22} {'voices':>6} {'found':>5} {'DER':>6} {'boundary s':>10} {'secs':>6}")
     for i, c in enumerate(convs + singles):
         t0 = time.perf_counter()
-        hyp = diarize(c.samples, encoder, settings)
+        hyp = diarize(c.samples, encoder, settings, step)
         diar_s += time.perf_counter() - t0
         audio_s += len(c.samples) / 16000
         found = len({t.speaker for t in hyp})
@@ -182,7 +185,7 @@ def run(split: str, settings: DiarizationSettings, transcribe: bool) -> list[Fig
         whisper_s = time.perf_counter() - t0
         t0 = time.perf_counter()
         for c in convs[:SHARE_OF]:
-            diarize(c.samples, encoder, settings)
+            diarize(c.samples, encoder, settings, step)
         conv_diar = time.perf_counter() - t0
         figures.append(
             Figure(
@@ -195,7 +198,7 @@ def run(split: str, settings: DiarizationSettings, transcribe: bool) -> list[Fig
         )
     seconds = sum(len(c.samples) for c in convs) / 16000
     print(f"\n{len(convs)} conversations ({seconds:.0f} s), {len(singles)} one-voice recordings,")
-    print(f"split {split}, threshold {settings.threshold}")
+    print(f"split {split}, threshold {settings.threshold}, window step {step / 100:.2f} s")
     for f in figures:
         print(f"{f.name:36} {f.value or 0:8.3f} {f.unit:9} goal {f.note}")
     return figures
@@ -206,13 +209,14 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--split", choices=("dev", "test", "all"), default="test")
     p.add_argument("--threshold", type=float, default=None)
+    p.add_argument("--step", type=int, default=STEP_FRAMES, help="Window step, mel frames (10 ms).")
     p.add_argument("--no-transcribe", action="store_true", help="Leave the time share out.")
     add_json_option(p)
     args = p.parse_args()
     settings = load_settings().diarization
     if args.threshold is not None:
         settings = settings.model_copy(update={"threshold": args.threshold})
-    figures = run(args.split, settings, not args.no_transcribe)
+    figures = run(args.split, settings, not args.no_transcribe, args.step)
     write_json(args.json, figures)
 
 

@@ -429,7 +429,7 @@ class DiarizationSettings(BaseModel):
         0, ge=0, le=20, description="Speakers in every recording; 0 estimates the count."
     )
     threshold: float = Field(
-        0.33,
+        0.32,
         gt=0.0,
         lt=2.0,
         description="Mean cosine distance between two groups of voice windows above which "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import resource
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -133,3 +134,42 @@ def run_measured(
             peak = maxrss_kib * 1024
             returncode = os.waitstatus_to_exitcode(status)
     return MeasuredRun(returncode, out, err, peak, sampled, seconds, stopped)
+
+
+def serve(
+    data_dir: Path, *options: str, env: dict[str, str] | None = None, timeout: float = 300
+) -> tuple[str, subprocess.Popen[bytes]]:
+    """`hearth serve` over ``data_dir`` on a free loopback port, once ``/api/health`` answers:
+    (its URL, the process). ``options`` go before ``serve`` (``"--model", NAME``); the
+    environment is this one without its ``HEARTH_*`` variables, plus ``env``; output is
+    discarded. ``SystemExit`` when it exits or is not healthy within ``timeout`` seconds."""
+    import socket
+    import sys
+    import time
+
+    import httpx
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("HEARTH_")}
+    environ.update(env or {}, HEARTH_DATA_DIR=str(data_dir), PYTHONPATH=str(REPO))
+    cmd = [sys.executable, "-m", "service.cli", *options, "serve"]
+    proc = subprocess.Popen(
+        [*cmd, "--host", "127.0.0.1", "--port", str(port)],
+        env=environ,
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            if httpx.get(f"{url}/api/health", timeout=2).status_code == 200:
+                return url, proc
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.5)
+    proc.kill()
+    raise SystemExit("hearth serve did not become healthy")

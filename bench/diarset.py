@@ -61,6 +61,8 @@ class Conversation:
     name: str
     samples: np.ndarray
     turns: list[tuple[float, float, str]]
+    #: What was said in each turn (its sentences; "" for a real recording's pieces).
+    said: tuple[str, ...] = ()
 
     @property
     def speakers(self) -> int:
@@ -128,13 +130,14 @@ def real_pieces(audio_dir: Path, who: str) -> tuple[np.ndarray, ...]:
     return tuple(pieces)
 
 
-def _utterances(voice: str, rng: random.Random, audio_dir: Path) -> list[np.ndarray]:
+def _utterances(voice: str, rng: random.Random, audio_dir: Path) -> list[tuple[np.ndarray, str]]:
+    """(samples, text) of the pieces a voice says ("" for a real recording's pieces)."""
     if voice in REAL:
-        return list(real_pieces(audio_dir, voice))
+        return [(piece, "") for piece in real_pieces(audio_dir, voice)]
     if voice == "piper":
-        return [_piper(s) for s in rng.sample(SENTENCES, 6)]
+        return [(_piper(s), s) for s in rng.sample(SENTENCES, 6)]
     v, pitch, rate = next(e for e in ESPEAK_VOICES if e[0] == voice)
-    return [espeak(v, pitch, rate, s) for s in rng.sample(SENTENCES, 6)]
+    return [(espeak(v, pitch, rate, s), s) for s in rng.sample(SENTENCES, 6)]
 
 
 @cache
@@ -167,6 +170,7 @@ def conversation(
     cursor = {v: rng.randrange(len(pools[v])) for v in voices}
     parts: list[np.ndarray] = [np.zeros(int(0.5 * SR), np.float32)]
     ref: list[tuple[float, float, str]] = []
+    said: list[str] = []
     t = 0.5
     last = None
     for _ in range(turns):
@@ -175,8 +179,9 @@ def conversation(
         target = rng.uniform(2.0, 12.0)
         spoken = 0.0
         start = t
+        words: list[str] = []
         while spoken < target and spoken < 18.0:
-            u = pools[voice][cursor[voice] % len(pools[voice])]
+            u, text = pools[voice][cursor[voice] % len(pools[voice])]
             cursor[voice] += 1
             if spoken and spoken + len(u) / SR > 20.0:
                 break
@@ -185,13 +190,15 @@ def conversation(
                 parts.append(gap)
                 t += len(gap) / SR
             parts.append(u)
+            words.append(text)
             t += len(u) / SR
             spoken = t - start
         ref.append((round(start, 3), round(t, 3), voice))
+        said.append(" ".join(w for w in words if w))
         pause = np.zeros(int(rng.uniform(0.2, 0.9) * SR), np.float32)
         parts.append(pause)
         t += len(pause) / SR
-    return Conversation(name, np.concatenate(parts), ref)
+    return Conversation(name, np.concatenate(parts), ref, tuple(said))
 
 
 def single(name: str, voice: str, seed: int, audio_dir: Path) -> Conversation:

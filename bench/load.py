@@ -30,7 +30,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 import httpx
+
+from bench.common import serve
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -322,32 +326,7 @@ def rss_figures(warm: int, after: int) -> dict[str, float]:
 
 def _serve(data_dir: Path, model: str) -> tuple[str, subprocess.Popen[bytes]]:
     """`hearth serve` on a free loopback port; waits for health."""
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HEARTH_")}
-    env.update(SERVER_ENV, HEARTH_DATA_DIR=str(data_dir), PYTHONPATH=str(REPO))
-    cmd = [sys.executable, "-m", "service.cli", "--model", model, "serve"]
-    proc = subprocess.Popen(
-        [*cmd, "--host", "127.0.0.1", "--port", str(port)],
-        env=env,
-        cwd=REPO,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            if httpx.get(f"{url}/api/health", timeout=2).status_code == 200:
-                return url, proc
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.5)
-    proc.kill()
-    raise SystemExit("hearth serve did not become healthy")
+    return serve(data_dir, "--model", model, env=SERVER_ENV)
 
 
 def main() -> None:

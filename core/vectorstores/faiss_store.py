@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
+import tempfile
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -19,6 +20,13 @@ if TYPE_CHECKING:
     from core.settings import HearthSettings
 
 
+#: A flat index that an add takes to this many times ``approximate_from`` turns IVF at once: a
+#: large document adds all its vectors before the save, and a flat index grows by copying (its
+#: vector of codes doubles, the old one held until the copy ends; 268k vectors written alone:
+#: peak 1,442 MiB past the start against a planned 498, with the save's rebuild).
+GROWN_FLAT = 2
+
+
 class FaissStore:
     """An inner-product index keyed by chunk id: exact (``IndexIDMap2`` over ``IndexFlatIP``)
     below ``approximate_from`` vectors, approximate (``IndexIVFFlat``, see
@@ -28,7 +36,10 @@ class FaissStore:
     after each ingest batch): a flat index that reached ``approximate_from`` is rebuilt as IVF;
     an IVF index that grew about 4x past its training size is retrained; one that shrank below
     half of ``approximate_from`` becomes flat again. The saved file keeps its kind, so a start
-    with the file in step rebuilds nothing.
+    with the file in step rebuilds nothing. An add does it at once when a save is far off: a
+    flat index at ``GROWN_FLAT`` times ``approximate_from`` or an IVF index due for retraining
+    (one large document adds all its vectors before the save). A rebuild holds one copy of the
+    vectors in memory (:meth:`fit_kind`).
 
     Changes live in memory until :meth:`persist` writes the file atomically; a reader picks up a
     newer file written by another process through :meth:`reload_if_changed`. Each id's filter
@@ -101,6 +112,8 @@ class FaissStore:
             self._index.add_with_ids(np.ascontiguousarray(vectors, dtype=np.float32), arr)
             self._meta.set(ids, metadatas)
             self._dirty = True
+            if self._outgrown():
+                self.fit_kind()
 
     def delete(self, ids: list[int]) -> None:
         """Remove ids; unknown ones are ignored."""
@@ -184,29 +197,80 @@ class FaissStore:
         """Rebuild the index as the kind its size calls for; True when it did.
 
         Flat -> IVF at ``approximate_from`` vectors; IVF retrained once it outgrew its lists;
-        IVF -> flat below half of ``approximate_from`` (or when it is 0). The rebuild holds
-        every vector twice for a moment (the old index and a copy of its vectors).
+        IVF -> flat below half of ``approximate_from`` (or when it is 0). The rebuild holds one
+        copy of the vectors in memory (:meth:`_rebuild`).
         """
         with self._lock:
-            index, n = self._index, self._index.ntotal
+            n = self._index.ntotal
+            is_ivf = ivf.is_ivf(self._index)
             want_ivf = bool(self.approximate_from) and (
-                n >= self.approximate_from or (ivf.is_ivf(index) and 2 * n >= self.approximate_from)
+                n >= self.approximate_from or (is_ivf and 2 * n >= self.approximate_from)
             )
-            if want_ivf == ivf.is_ivf(index) and not (want_ivf and ivf.needs_retrain(index)):
+            if want_ivf == is_ivf and not (want_ivf and ivf.needs_retrain(self._index)):
                 return False
-            if ivf.is_ivf(index):
-                ids, vectors = ivf.contents(self._faiss, index)
-            else:
-                ids = self._held(index)
-                vectors = index.index.reconstruct_n(0, n)
-            if want_ivf:
-                self._index = ivf.build(self._faiss, self.dimension, vectors, ids)
-            else:
-                self._index = self._new()
-                if n:
-                    self._index.add_with_ids(vectors, ids)
+            self._rebuild(want_ivf)
             self._dirty = True
             return True
+
+    def _outgrown(self) -> bool:
+        """A flat index at ``GROWN_FLAT`` times ``approximate_from``, or an IVF index due for
+        retraining: rebuilt by :meth:`add` itself rather than at the next save."""
+        if not self.approximate_from:
+            return False
+        if ivf.is_ivf(self._index):
+            return ivf.needs_retrain(self._index)
+        return bool(self._index.ntotal >= GROWN_FLAT * self.approximate_from)
+
+    def _rebuild(self, want_ivf: bool) -> None:
+        """Rebuild as IVF (trained for the size) or flat with one copy of the vectors in
+        memory: they are written to an unlinked temporary file beside the index, the old index
+        is freed, and the new one is read from the file a slice at a time (``ivf.SLICE``).
+        Building from the index in memory held the vectors three times (the old index, a copy
+        of its vectors and the new index: 1.2 GiB for 268k vectors of 384). On a failure the
+        index is rebuilt flat from the file, so no vector is lost, and the error raised."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=self.path.parent, prefix=f"{self.path.name}.") as spill:
+            ids = self._spill(spill)
+            spill.flush()
+            self._index = self._new()  # the old index is freed here
+            rows = _file_rows(spill.fileno(), self.dimension)
+            try:
+                if want_ivf:
+                    self._index = ivf.build_from(self._faiss, self.dimension, ids, rows)
+                else:
+                    self._index = self._flat_from(ids, rows)
+            except BaseException:
+                self._index = self._flat_from(ids, rows)
+                raise
+
+    def _spill(self, out: IO[bytes]) -> np.ndarray:
+        """Write every vector to ``out`` (float32 rows); their ids in the same order."""
+        index = self._index
+        if ivf.is_ivf(index):
+            return ivf.spill(self._faiss, index, out)
+        n = index.ntotal
+        for start in range(0, n, ivf.SLICE):
+            out.write(memoryview(index.index.reconstruct_n(start, min(ivf.SLICE, n - start))))
+        return self._held(index)
+
+    def _flat_from(self, ids: np.ndarray, rows: ivf.Rows) -> Any:
+        index = self._new()
+        for start in range(0, len(ids), ivf.SLICE):
+            end = min(len(ids), start + ivf.SLICE)
+            index.add_with_ids(np.ascontiguousarray(rows(start, end)), ids[start:end])
+        return index
+
+
+def _file_rows(fd: int, dimension: int) -> ivf.Rows:
+    """``rows(start, end)`` of a file of float32 rows ``dimension`` wide (read, not mapped:
+    the pages stay in the page cache, outside this process's RSS)."""
+    width = 4 * dimension
+
+    def rows(start: int, end: int) -> np.ndarray:
+        raw = os.pread(fd, (end - start) * width, start * width)
+        return np.frombuffer(raw, dtype=np.float32).reshape(end - start, dimension)
+
+    return rows
 
 
 #: Resident bytes per id of the filter metadata (a dict entry of a 3-tuple) and the loading: at
@@ -221,8 +285,8 @@ def resident_estimate(settings: HearthSettings) -> int:
 
     Either kind is read whole and its file is what it holds: flat, 4 * dimension bytes a
     vector plus its id; IVF (``IndexIVFFlat``), the same plus the centroids (nlist x dimension
-    floats, ~3 MiB at a million vectors). Not counted: the moment a save changes the kind or
-    retrains (:meth:`FaissStore.fit_kind` holds the vectors twice, briefly).
+    floats, ~3 MiB at a million vectors). Not counted: while the kind changes or the index is
+    retrained, one slice of vectors and the k-means sample (``ivf.build_from``).
     """
     if not settings.retrieval.faiss or not settings.faiss_path.exists():
         return 0

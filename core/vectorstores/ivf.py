@@ -16,7 +16,8 @@ unfiltered one.
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import IO, Any
 
 import numpy as np
 
@@ -45,40 +46,94 @@ def needs_retrain(index: Any) -> bool:
     return bool(default_nlist(index.ntotal) >= RETRAIN_FACTOR * index.nlist)
 
 
+#: Vectors read, assigned and added at a time while an index is built (16,384 x 384 floats:
+#: 24 MiB), so a build holds the index, the training sample and one slice.
+SLICE = 16384
+#: ``rows(start, end)``: the vectors ``start`` to ``end`` (float32, one row each) of a build.
+Rows = Callable[[int, int], np.ndarray]
+
+
 def build(faiss: Any, dimension: int, vectors: np.ndarray, ids: np.ndarray) -> Any:
-    """A trained ``IndexIVFFlat`` (inner product) holding ``vectors`` under ``ids``.
+    """A trained ``IndexIVFFlat`` (inner product) holding ``vectors`` under ``ids``
+    (:func:`build_from` over the array).
 
     Cost: k-means on ``POINTS_PER_LIST * nlist`` vectors plus assigning every vector to its list
     (n x nlist inner products); measured in NOTES.md (issue 17).
     """
-    nlist = default_nlist(len(ids))
+    return build_from(faiss, dimension, ids, lambda start, end: vectors[start:end])
+
+
+def build_from(faiss: Any, dimension: int, ids: np.ndarray, rows: Rows) -> Any:
+    """A trained ``IndexIVFFlat`` (inner product) holding ``len(ids)`` vectors read with
+    ``rows`` (from a file, say) a slice at a time under ``ids``.
+
+    Memory: the index at its final size and no more (every vector is assigned to its list
+    first, then each list is allocated once at its length: lists grown entry by entry reserve
+    up to twice what they hold), or the training sample (``POINTS_PER_LIST * nlist`` vectors)
+    while k-means runs, plus one slice of ``SLICE`` vectors. The sample is the one
+    :func:`build` always drew (``default_rng(0)``), so a build is the same from an array or a
+    file.
+    """
+    n = len(ids)
+    nlist = default_nlist(n)
     index = faiss.IndexIVFFlat(
         faiss.IndexFlatIP(dimension), dimension, nlist, faiss.METRIC_INNER_PRODUCT
     )
     index.cp.niter = TRAIN_ITERATIONS
-    sample = min(len(ids), POINTS_PER_LIST * nlist)
-    pick = np.random.default_rng(0).choice(len(ids), sample, replace=False)
-    index.train(np.ascontiguousarray(vectors[np.sort(pick)], dtype=np.float32))
-    for start in range(0, len(ids), 65536):  # bounded temporary memory while assigning
-        end = start + 65536
-        index.add_with_ids(np.ascontiguousarray(vectors[start:end]), ids[start:end])
+    sample = min(n, POINTS_PER_LIST * nlist)
+    pick = np.sort(np.random.default_rng(0).choice(n, sample, replace=False))
+    index.train(_gather(rows, n, pick))
+    lists = np.empty(n, dtype=np.int64)
+    for start, end in _slices(n):
+        lists[start:end] = index.quantizer.assign(_floats(rows(start, end)), 1).ravel()
+    counts = np.bincount(lists, minlength=nlist)
+    invlists = index.invlists
+    for number in np.flatnonzero(counts).tolist():
+        invlists.resize(number, int(counts[number]))  # its final length, allocated once
+        invlists.resize(number, 0)  # the capacity stays
+    for start, end in _slices(n):
+        vectors = _floats(rows(start, end))
+        part_ids = np.ascontiguousarray(ids[start:end], dtype=np.int64)
+        part_lists = np.ascontiguousarray(lists[start:end])
+        index.add_core(
+            end - start,
+            faiss.swig_ptr(vectors),
+            faiss.swig_ptr(part_ids),
+            faiss.swig_ptr(part_lists),
+        )
     return index
 
 
-def contents(faiss: Any, index: Any) -> tuple[np.ndarray, np.ndarray]:
-    """(ids, vectors) held by an IVFFlat index, read list by list (copies)."""
+def _slices(n: int) -> Iterator[tuple[int, int]]:
+    for start in range(0, n, SLICE):
+        yield start, min(n, start + SLICE)
+
+
+def _floats(vectors: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(vectors, dtype=np.float32)
+
+
+def _gather(rows: Rows, n: int, pick: np.ndarray) -> np.ndarray:
+    """The rows at the sorted positions ``pick``, read a slice at a time."""
+    parts = []
+    for start, end in _slices(n):
+        lo, hi = np.searchsorted(pick, [start, end])
+        if hi > lo:
+            parts.append(_floats(rows(start, end))[pick[lo:hi] - start])
+    return np.ascontiguousarray(np.concatenate(parts))
+
+
+def spill(faiss: Any, index: Any, out: IO[bytes]) -> np.ndarray:
+    """Write every vector of an IVFFlat index to ``out`` (float32 rows, list by list) and
+    return their ids in the same order (int64); one list in memory at a time."""
     lists = index.invlists
     ids: list[np.ndarray] = []
-    vectors: list[np.ndarray] = []
     for number in range(index.nlist):
         size = lists.list_size(number)
         if size:
             ids.append(faiss.rev_swig_ptr(lists.get_ids(number), size).copy())
-            codes = faiss.rev_swig_ptr(lists.get_codes(number), size * index.code_size)
-            vectors.append(np.frombuffer(codes, dtype=np.float32).reshape(size, index.d).copy())
-    if not ids:
-        return np.empty(0, dtype=np.int64), np.empty((0, index.d), dtype=np.float32)
-    return np.concatenate(ids), np.concatenate(vectors)
+            out.write(faiss.rev_swig_ptr(lists.get_codes(number), size * index.code_size))
+    return np.concatenate(ids) if ids else np.empty(0, dtype=np.int64)
 
 
 def held_ids(faiss: Any, index: Any) -> np.ndarray:

@@ -17,6 +17,12 @@ the library, as planned), and RSS less that share, which is what the streaming b
 
     .venv/bin/python bench/large_text.py                  # 1, 10, 40, 200 MB; before up to 10
     .venv/bin/python bench/large_text.py --sizes 1 10 --before-sizes 1 10
+    .venv/bin/python bench/large_text.py --stores 268000  # each index alone, against its plan
+
+``--stores N``: each vector store alone in a process of its own (FAISS, then the embedded
+Chroma), written the way an ingest writes a streamed file (batches of 2,048 unit vectors of 384,
+then the save), then opened by a fresh process: its peak and its RSS after the writing and after
+loading, beside ``store_resident_bytes``, the memory plan's share for it.
 
 Writes ``bench/out/large_text.json`` and ``bench/out/large_text.png``.
 """
@@ -175,6 +181,75 @@ def index_plan(data: Path) -> tuple[int, int]:
     return chunks, sum(store_resident_bytes(settings).values())
 
 
+#: One store alone (argv: role, count, data dir, "write" or "load"): prints its RSS before and
+#: after as JSON; "write" adds ``count`` vectors as an ingest does, "load" opens and queries.
+_STORE_CHILD = r"""
+import json, sys
+import numpy as np
+from core.memsize import current_rss
+from core.settings import load_settings
+from core.vectorstores.base import STORES, open_store
+import chromadb, faiss
+role, count, data, step = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+settings = load_settings(data_dir=data)
+STORES.names()
+rng = np.random.default_rng(0)
+query = rng.standard_normal(384).astype(np.float32)
+before = current_rss()
+store = open_store(role, settings, 384)
+meta = {"document_id": 1, "collection": "default", "file_type": "text"}
+if step == "write":
+    for start in range(0, count, 2048):
+        n = min(2048, count - start)
+        vectors = rng.standard_normal((n, 384), dtype=np.float32)
+        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+        store.add(list(range(start + 1, start + n + 1)), vectors, [meta] * n)
+    store.persist()
+store.query(query, 10)
+print(json.dumps({"before": before, "after": current_rss(), "count": store.count()}))
+"""
+
+
+def store_alone(role: str, count: int, data: Path, step: str) -> dict[str, Any]:
+    """One ``_STORE_CHILD`` run: RSS before and after, its peak, the plan's share after."""
+    from core.settings import load_settings
+    from core.vectorstores.base import store_resident_bytes
+
+    env = {**os.environ, "PYTHONPATH": str(_REPO)}
+    run = run_measured(
+        [sys.executable, "-c", _STORE_CHILD, role, str(count), str(data), step],
+        env=env,
+        cwd=_REPO,
+        timeout=3600,
+    )
+    if run.returncode != 0:
+        raise SystemExit(f"{role} {step} failed: {run.stderr[-2000:]}")
+    got = json.loads(run.stdout.strip().splitlines()[-1])
+    plan = store_resident_bytes(load_settings(data_dir=data)).get(role, 0)
+    return {**got, "peak": run.peak_rss, "plan": plan, "seconds": run.seconds}
+
+
+def stores_alone(count: int) -> None:
+    """Print each store's memory alone at ``count`` vectors against its planned share."""
+    print(f"each store alone, {count:,} vectors of 384 written in batches of 2,048, then saved")
+    print("| store | step | s | RSS before | peak less before | after less before | plan |")
+    print("|---|---|---|---|---|---|---|")
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="hearth-stores-") as tmp:
+        for role in ("faiss", "chroma"):
+            data = Path(tmp) / role
+            for step in ("write", "load"):
+                r = store_alone(role, count, data, step)
+                rows.append({"store": role, "step": step, **r})
+                print(
+                    f"| {role} | {step} | {r['seconds']:.0f} | {human(r['before'])} | "
+                    f"{human(r['peak'] - r['before'])} | {human(r['after'] - r['before'])} | "
+                    f"{human(r['plan'])} |",
+                    flush=True,
+                )
+    (OUT / "large_text_stores.json").write_text(json.dumps(rows, indent=2))
+
+
 def answerable(data: Path, nospace: bool = False) -> dict[str, bool]:
     """Whether retrieval's best passage for each marker's question holds its fact."""
     from core.embedder import create_embedder
@@ -235,8 +310,14 @@ def main() -> None:
     parser.add_argument("--shape", choices=("lines", "line", "nospace"), default="lines")
     parser.add_argument("--before", default=BEFORE, help="commit of the old pipeline")
     parser.add_argument("--distinct", type=int, default=3000, help="filler sentences")
+    parser.add_argument(
+        "--stores", type=int, metavar="N", help="only each store alone at N vectors"
+    )
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
+    if args.stores:
+        stores_alone(args.stores)
+        return
     rows = []
     with tempfile.TemporaryDirectory(prefix="hearth-large-text-") as tmp:
         scratch = Path(tmp)

@@ -30,7 +30,7 @@ from ingest.loaders.base import (
     failure_reason,
     load_file,
 )
-from ingest.spool import Spool, VectorCache
+from ingest.spool import Spool, VectorCache, trim_heap, trimmed
 from ingest.titles import document_title, embedding_texts, nothing_found
 
 log = logging.getLogger(__name__)
@@ -93,6 +93,8 @@ EMBED_BATCH = 64
 STREAM_FROM_BYTES = 1 << 20
 #: Chunks written to the catalogue, and vectors to the stores, at a time for a streamed file.
 WRITE_BATCH = 2048
+#: Batches written to the stores between two :func:`ingest.spool.trim_heap` (16: 32k vectors).
+TRIM_EVERY = 16
 
 
 @dataclass
@@ -289,11 +291,14 @@ class IngestPipeline:
                 return self._failed(
                     item.key, item.sha, item.path, exc, item.started, item.collection
                 )
+            trim_heap()  # what embedding freed, before the stores grow
             empty = np.zeros((0, dimension), dtype=np.float32)
             version = self._version(item, [], empty, title, item.started)
             version = replace(version, batches=spool.batches(WRITE_BATCH))
             done = self.kb.commit(version)
-            self.kb.write_vector_batches(done, (v for _, v in spool.batches(WRITE_BATCH)))
+            vectors = (v for _, v in spool.batches(WRITE_BATCH))
+            self.kb.write_vector_batches(done, trimmed(vectors, TRIM_EVERY))
+        trim_heap()
         children = self.attachments.replace(
             done.document_id, item.key, item.attachments, item.collection
         )

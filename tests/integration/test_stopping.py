@@ -21,10 +21,7 @@ from tests.integration.conftest import Server, backend_settings
 from tests.integration.test_abandoned import MODEL, ROUTES, generating, send_and_keep, serve_keeper
 from tests.integration.test_serve_llm import queue_of, wait_until
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.embedded_only("not yet run against the scaled backends (remote model, Postgres)"),
-]
+pytestmark = pytest.mark.slow
 
 #: Liveness bound on the exit after the signal (the generation alone would take minutes).
 EXIT_BOUND_S = 60

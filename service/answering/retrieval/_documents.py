@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 
 from core import catalogue
@@ -71,13 +71,12 @@ class Named:
         ids = self.document_ids
         if ids and self.extensions:
             ids = tuple(i for i in ids if by_type.get(i) in self.extensions) or ids
-        if ids:
-            return Filters(base.collection, ids, base.file_types)
-        if self.extensions:
+        if not ids and self.extensions:
             kinds = tuple(i for i, ext in by_type.items() if ext in self.extensions)
-            if kinds and len(kinds) <= MAX_KIND:
-                return Filters(base.collection, kinds, base.file_types)
-        return None
+            ids = kinds if len(kinds) <= MAX_KIND else ()
+        if base.document_ids:  # the caller's own choice of documents still holds
+            ids = tuple(i for i in ids if i in base.document_ids)
+        return replace(base, document_ids=ids) if ids else None
 
 
 def _extension(path: str) -> str:

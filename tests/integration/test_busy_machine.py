@@ -53,6 +53,15 @@ def test_an_answer_beside_busy_loops_takes_the_free_cores_and_reports_them(
         timings = answer.json()["timings"]
         system = client.get("/api/system").json()
         metrics = httpx.get(f"{server.url}/metrics", timeout=30).text
+        # The Live panel reads the watcher's last second, which right after the answer still
+        # holds the answer's own burst (its threads, waking, are served before the loops: CI
+        # read 0.43 busy elsewhere then). It shows the loops once that second has passed.
+        live = system["cores"]
+        for _ in range(12):  # at most 3 s
+            if live["busy"] >= min(cores, 2) / 2:
+                break
+            time.sleep(0.25)
+            live = client.get("/api/system").json()["cores"]
     # Two loops keep two cores (or all of them) busy: generation leaves at least one core out.
     # The prompt may take every core (core/threads.py, prompt_threads: where no core of its own
     # is left, a thread on a shared core still adds its share of a long matrix product).
@@ -64,7 +73,7 @@ def test_an_answer_beside_busy_loops_takes_the_free_cores_and_reports_them(
     assert (recent["threads"], recent["cores_busy"]) == (timings["threads"], timings["cores_busy"])
     # The Live panel's reading is a later window of the load watcher than the answer's (CI saw
     # 1.41 there beside the answer's 2): the loops still show, the exact figure moves.
-    assert system["cores"]["cores"] == cores and system["cores"]["busy"] >= min(cores, 2) / 2
+    assert live["cores"] == cores and live["busy"] >= min(cores, 2) / 2
     model = {"model": "smollm2-135m"}
     assert metric(metrics, "hearth_llm_threads", **model, phase="prompt") == timings["threads"]
     assert (

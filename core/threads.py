@@ -130,8 +130,8 @@ class CoreBudget:
         core another program uses still adds its share, unlike in generation (a barrier per
         operation). It leaves a core to others only when they hold whole cores steadily (a
         busy loop: their use within ``STEADY`` of a whole number) and a core of its own is
-        left: beside a single busy loop one thread read 80-86 tokens/s, two 66-73; beside a
-        second llama.cpp process or two busy loops two threads read 63-72 against 56-60
+        left: beside a single busy loop one thread read 76-86 tokens/s, two 62-73; beside a
+        second llama.cpp process or two busy loops two threads read 63-72 against 54-60
         (bench/contention.py, NOTES.md). ``prompt_every_core`` always takes every core; while
         ingest runs :meth:`answer_threads` applies (ingest slices wait for prompts, so that
         is every free core).

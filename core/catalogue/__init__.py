@@ -59,8 +59,10 @@ from core.catalogue.speakers import (
     add_speaker_names,
     chunk_speakers,
     every_speaker_name,
+    highest_speaker,
     name_chunk_speaker,
     set_speaker_name,
+    speaker_chunks,
     speaker_names_of,
 )
 from core.catalogue.templates import (
@@ -133,6 +135,7 @@ __all__ = [
     "documents_under",
     "every_speaker_name",
     "file_session",
+    "highest_speaker",
     "ingested_collections",
     "ledger",
     "models_answered",
@@ -141,6 +144,7 @@ __all__ = [
     "rebase_paths",
     "schema_revision",
     "set_speaker_name",
+    "speaker_chunks",
     "speaker_names_of",
     "status_counts",
     "stored_embeddings",

@@ -7,15 +7,16 @@ the name outlives both; it goes when the document is removed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, attributes
 
 from core.catalogue.chunks import chunks_of
-from core.db.models import Document
+from core.db.models import Chunk, Document
 from core.db.speakers import SpeakerName
+from core.filters import Filters
 
 
 def speaker_names_of(s: Session, document_id: int) -> dict[int, str]:
@@ -104,3 +105,43 @@ def with_speaker_name(provenance: dict[str, Any], names: Mapping[int, str]) -> d
     if not isinstance(speaker, int) or speaker not in names:
         return provenance
     return {**provenance, "speaker_name": names[speaker]}
+
+
+def speaker_chunks(
+    s: Session,
+    numbers: Sequence[int] = (),
+    names: Sequence[str] = (),
+    filters: Filters | None = None,
+    limit: int = 2000,
+) -> list[tuple[Chunk, Document]]:
+    """Chunks (with their documents) of recordings' speakers within ``filters``' collection,
+    documents and file types: a speaker numbered among ``numbers`` or named (case aside)
+    among ``names``; at most ``limit``, in document and chunk order."""
+    if not numbers and not names:
+        return []
+    prov = Chunk.provenance
+    who = sa.or_(
+        prov["speaker"].as_integer().in_(list(numbers)),
+        sa.func.lower(prov["speaker_name"].as_string()).in_([n.lower() for n in names]),
+    )
+    query = sa.select(Chunk, Document).join(Document, Chunk.document_id == Document.id).where(who)
+    f = filters or Filters()
+    if f.collection:
+        query = query.where(Document.collection == f.collection)
+    if f.document_ids:
+        query = query.where(Document.id.in_(f.document_ids))
+    if f.file_types:
+        query = query.where(Document.file_type.in_(f.file_types))
+    query = query.order_by(Chunk.document_id, Chunk.ordinal).limit(limit)
+    return [(chunk, doc) for chunk, doc in s.execute(query).tuples()]
+
+
+def highest_speaker(s: Session, collection: str | None = None) -> int:
+    """The highest speaker number any recording's chunks record (in ``collection`` when given);
+    0 when none was diarized."""
+    query = sa.select(sa.func.max(Chunk.provenance["speaker"].as_integer())).join(
+        Document, Chunk.document_id == Document.id
+    )
+    if collection:
+        query = query.where(Document.collection == collection)
+    return int(s.scalar(query) or 0)

@@ -16,13 +16,14 @@ Public:
   "3'949.75"), year ranges and seasons ``YEAR_RANGE``, ``ranges`` ("1991–92", "2021/22"),
   ``DASHES``, years ``YEAR``; calendar dates ``DATE``, ``dates``;
 - words: ``WORD``, the lists ``NOT_NAMES``, ``CALENDAR_WORDS``, ``STOP_WORDS``,
-  ``NUMBER_CONTEXT_STOP_WORDS``, English stems ``stem``, ``stems``;
+  ``NUMBER_CONTEXT_STOP_WORDS``, English stems ``stem``, ``stems``; British and American
+  spellings as one ``american`` and the content stems two texts share ``content_stems``;
 - names and numbers a text states and whether another holds them: ``fold``, ``repair``
   (mojibake: "1991â€“92"), ``claims``, ``names_in``, ``holds_all``, ``present``,
   ``asked_numbers``.
 
 The modules behind them (``_decline``, ``_citations``, ``_sentences``, ``_numbers``,
-``_words``, ``_claims``) are private.
+``_words``, ``_claims``, ``_spelling``) are private.
 """
 
 from core.text._citations import CITATION, CITATION_RUN, cited_numbers
@@ -66,6 +67,7 @@ from core.text._sentences import (
     WIDE_SENTENCE_GAP,
     WRAPPED_LINE,
 )
+from core.text._spelling import american, content_stems
 from core.text._words import (
     CALENDAR_WORDS,
     NOT_NAMES,
@@ -106,9 +108,11 @@ __all__ = [
     "WRAPPED_LINE",
     "YEAR",
     "YEAR_RANGE",
+    "american",
     "asked_numbers",
     "cited_numbers",
     "claims",
+    "content_stems",
     "dates",
     "fold",
     "holds_all",

@@ -4,7 +4,7 @@ Public: ``Retriever`` (hybrid dense + keyword search fused by ``reciprocal_rank_
 ``METHODS`` it offers), ``Passage`` and ``Filters``; the second hop for two-step questions
 (``second_hop``, ``bridge_names``); passage fitting (``fit_passages``, ``GAP``: the mark of
 sentences left out, ``merge_identical``, ``split_sentences``, ``lexical_scores``,
-``SentenceVectors``); context fitting in tokens
+``SentenceVectors``); a filter by speaker checked (``check_speakers``); context fitting in tokens
 (``check_fits``, ``counted_tokens``, ``prompt_tokens``, ``overflow``,
 ``ContextOverflowError``). The ``_modules`` are private. Retrieval does not import grounding.
 """
@@ -32,6 +32,7 @@ from service.answering.retrieval._retriever import (
     Retriever,
     reciprocal_rank_fusion,
 )
+from service.answering.retrieval._speakers import check_speakers
 
 __all__ = [
     "GAP",
@@ -43,6 +44,7 @@ __all__ = [
     "SentenceVectors",
     "bridge_names",
     "check_fits",
+    "check_speakers",
     "counted_tokens",
     "fit_passages",
     "lexical_scores",

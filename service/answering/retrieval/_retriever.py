@@ -1,4 +1,5 @@
-"""Retrieval: dense and keyword search fused, filtered by collection, document and file type."""
+"""Retrieval: dense and keyword search fused, filtered by collection, document and file type;
+a filter by speaker reads those speakers' turns (``_speakers``)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,12 @@ from core.knowledge import KnowledgeBase
 from core.provenance import describe
 from core.text import holds_all, names_in
 from service.answering.retrieval._documents import DocumentNames
-from service.answering.retrieval._speakers import asked_speaker, by_speaker
+from service.answering.retrieval._speakers import (
+    asked_speaker,
+    by_speaker,
+    speaker_turns,
+    split_speakers,
+)
 
 __all__ = ["METHODS", "Filters", "Passage", "Retriever", "reciprocal_rank_fusion"]
 
@@ -95,26 +101,23 @@ class Retriever:
 
     def _speaker_first(
         self,
-        fused: list[int],
+        question: str,
         scored: list[tuple[Any, Any, float]],
         vector: np.ndarray,
+        filters: Filters,
         number: int | None,
         name: str | None,
         k: int,
     ) -> list[tuple[Any, Any, float]]:
-        """The asked speaker's turns among the whole fused pool first (best first), then the
-        other passages, ``k`` in all."""
-        with self.kb.db.session() as s:
-            pool = catalogue.chunks_with_documents(s, fused)
-        theirs = [
-            (chunk, doc, float(np.frombuffer(chunk.embedding, dtype=np.float32) @ vector))
-            for cid in fused
-            if cid in pool
-            for chunk, doc in [pool[cid]]
-            if by_speaker(chunk.provenance or {}, number, name)
-        ]
+        """The asked speaker's turns within the filters first (those about what the question
+        asks when any is: ``speaker_turns``), then, when none holds the question's words, the
+        other passages; ``k`` in all."""
+        numbers, names = ([number] if number is not None else []), ([name] if name else [])
+        theirs, about = speaker_turns(self.kb.db, vector, question, filters, numbers, names, True)
         if not theirs:
             return scored
+        if about:
+            return theirs[:k]
         mine = {c.id for c, _, _ in theirs}
         return (theirs + [item for item in scored if item[0].id not in mine])[:k]
 
@@ -141,6 +144,10 @@ class Retriever:
         pool = max(4 * k, 20)
         if vector is None:
             vector = self.embedder.embed([question])[0]
+        if filters.speakers:  # only those speakers' turns: read from the catalogue, ranked here
+            return self._speakers_only(
+                question, vector, filters, k, cut, min_score, relative_margin
+            )
         rankings: list[list[int]] = []
         if method in ("hybrid", "dense"):
             rankings.append(self._dense(vector, pool, filters))
@@ -177,7 +184,7 @@ class Retriever:
         scored = scored[:k]
         number, name = asked_speaker(question, self.kb.db, self.kb.settings.data_dir)
         if number is not None or name is not None:  # that speaker's turns first, kept
-            scored = self._speaker_first(fused, scored, vector, number, name, k)
+            scored = self._speaker_first(question, scored, vector, filters, number, name, k)
         if cut and scored:
             best = max(c for _, _, c in scored)
             low = cfg.min_score if min_score is None else min_score
@@ -198,16 +205,45 @@ class Retriever:
                 or item[1].id in by_name
                 or by_speaker(item[0].provenance or {}, number, name)
             ]
-        return [
-            Passage(
-                number=i,
-                chunk_id=chunk.id,
-                document_id=doc.id,
-                path=doc.path,
-                file_type=doc.file_type,
-                provenance=dict(chunk.provenance or {}),
-                score=round(cosine, 4),
-                text=chunk.text,
-            )
-            for i, (chunk, doc, cosine) in enumerate(scored, start=1)
-        ]
+        return _as_passages(scored)
+
+    def _speakers_only(
+        self,
+        question: str,
+        vector: np.ndarray,
+        filters: Filters,
+        k: int,
+        cut: bool,
+        min_score: float | None,
+        relative_margin: float | None,
+    ) -> list[Passage]:
+        """``filters.speakers``: only those speakers' turns within the other filters, the ``k``
+        best (``speaker_turns``); a turn holding the question's words is kept whatever its
+        cosine, the others above ``min_score`` and within ``relative_margin`` of the best."""
+        cfg = self.kb.settings.retrieval
+        numbers, names = split_speakers(filters.speakers)
+        turns, about = speaker_turns(self.kb.db, vector, question, filters, numbers, names, False)
+        scored = turns[:k]
+        if cut and scored:
+            low = cfg.min_score if min_score is None else min_score
+            margin = cfg.relative_margin if relative_margin is None else relative_margin
+            floor = max(low, max(c for _, _, c in scored) - margin)
+            scored = [item for item in scored if item[2] >= floor or item[0].id in about]
+        return _as_passages(scored)
+
+
+def _as_passages(scored: list[tuple[Any, Any, float]]) -> list[Passage]:
+    """(chunk, document, cosine) rows as passages numbered from 1."""
+    return [
+        Passage(
+            number=i,
+            chunk_id=chunk.id,
+            document_id=doc.id,
+            path=doc.path,
+            file_type=doc.file_type,
+            provenance=dict(chunk.provenance or {}),
+            score=round(cosine, 4),
+            text=chunk.text,
+        )
+        for i, (chunk, doc, cosine) in enumerate(scored, start=1)
+    ]

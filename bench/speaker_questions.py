@@ -2,15 +2,22 @@
 the train?" and, once a speaker is named, "what did Maria say about the train?", over
 conversations of bench/diarset.py (espeak-ng voices; the sentences each voice said are known).
 
-    PYTHONPATH=. python bench/speaker_questions.py [--conversations 3] [--model NAME] [--json P]
+    PYTHONPATH=. python bench/speaker_questions.py [--split dev|test] [--conversations 4]
+        [--model NAME] [--retrieval] [--out DIR] [--json P]
 
 The conversations are written as WAV files, ingested by `hearth ingest` (Whisper, then
 diarization; a collection each, so a question is asked of its own conversation) and asked
 through a real `hearth serve` (the default model unless ``--model``).
 For each conversation: one question about the first and one about the second speaker (by
 order of first speech), then speaker 2 is named Maria (PUT /api/documents/{id}/speakers) and
-speaker 1 Tom, and the same two topics are asked by name. Each topic is a sentence only that
-voice said in the conversation. Figures: the share of questions whose citations hold a turn in
+speaker 1 Tom, and each is asked about another topic by name (the same one when that voice
+said only one sentence no other voice said). Each topic is a sentence only that voice said in
+the conversation. Splits: ``dev`` (seeds 300+, where retrieval's speaker ranking was tuned) and
+``test`` (seeds 400+, held out: run once). ``--retrieval`` asks the retriever alone, in this
+process, without a model: whether the right turn is the first passage, among the passages, and
+the share of passages labelled with the asked speaker (fast; for tuning on dev). ``--out DIR``
+keeps the files and the data directory: a second run with the same DIR asks again without
+ingesting again. Figures: the share of questions whose citations hold a turn in
 which that voice said it, cited with the asked speaker's label ("right turn cited"); the share
 of all citations labelled with the asked speaker; and the share of answers holding the
 sentence's answer word (e.g. "March" for the builder). Goals (issue 32): questions right >= 80%,
@@ -20,6 +27,7 @@ citations naming the right speaker >= 90%.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
@@ -36,6 +44,7 @@ import httpx
 from bench.common import SHARED, serve
 from bench.diarset import ESPEAK_VOICES, SENTENCES, Conversation, conversation
 from bench.figures import Figure, add_json_option, write_json
+from core.errors import HearthError
 
 REPO = Path(__file__).resolve().parents[1]
 #: For each sentence of bench/diarset.py: what a question asks about, and a word the answer
@@ -66,13 +75,18 @@ NAMES = {1: "Tom", 2: "Maria"}
 ORDINAL = {1: "first", 2: "second"}
 
 
-def talks(n: int) -> list[Conversation]:
-    """``n`` conversations of 2-3 espeak-ng voices (seeds 300+, not the diarization splits)."""
+SEEDS = {"dev": 300, "test": 400}
+
+
+def talks(n: int, split: str = "dev") -> list[Conversation]:
+    """``n`` conversations of 2-3 espeak-ng voices (seeds 300+ for dev, 400+ for test; not the
+    diarization splits' seeds), 8 turns each."""
     voices = [v[0] for v in ESPEAK_VOICES]
     out = []
     for i in range(n):
-        seed = 300 + i
-        chosen = [voices[(i + j * 2) % len(voices)] for j in range(2 + i % 2)]
+        seed = SEEDS[split] + i
+        shift = i // len(voices)  # past the fifth conversation: other pairs of voices
+        chosen = [voices[(i + j * (2 + shift)) % len(voices)] for j in range(2 + i % 2)]
         out.append(conversation(f"talk{seed}", chosen, seed, 8, SHARED / "audio"))
     return out
 
@@ -104,26 +118,43 @@ def _overlaps(prov: dict[str, Any], start: float, end: float) -> bool:
     return min(e, end) - max(s, start) > 0.5 * max(e - s, 0.1)
 
 
+def plan(
+    convs: list[Conversation], by_name: bool
+) -> list[tuple[Conversation, int, int, list[int]]]:
+    """(conversation, speaker, sentence, turns in which that voice said it) of each question:
+    the voice's first sentence asked by ordinal, its second (else the first) by name."""
+    out = []
+    for c in convs:
+        for k, found in sorted(topics_of(c).items()):
+            sentences = list(dict.fromkeys(i for i, _ in found))
+            sentence = sentences[min(int(by_name), len(sentences) - 1)]
+            out.append((c, k, sentence, [t for i, t in found if i == sentence]))
+    return out
+
+
+def question_of(k: int, sentence: int, by_name: bool) -> str:
+    """The question about speaker ``k`` and a sentence's topic."""
+    who = NAMES[k] if by_name else f"the {ORDINAL[k]} speaker"
+    return f"What did {who} say about {TOPICS[sentence][0]}?"
+
+
 def ask_all(url: str, convs: list[Conversation], paths: dict[str, str]) -> list[dict[str, Any]]:
     """Ask each conversation's questions, by ordinal then by name; one row per question."""
     rows: list[dict[str, Any]] = []
     with httpx.Client(base_url=url, timeout=900) as client:
         docs = {d["path"]: d["id"] for d in client.get("/api/documents").json()}
-        plan = []
         for c in convs:
-            for k, found in sorted(topics_of(c).items()):
-                sentence = found[0][0]  # the turns in which that voice said it
-                plan.append((c, k, sentence, [t for i, t in found if i == sentence]))
+            heard = len(client.get(f"/api/documents/{docs[paths[c.name]]}/speakers").json())
+            print(f"{c.name}: {c.speakers} voices, {heard} speakers found", file=sys.stderr)
         for by_name in (False, True):
             if by_name:
                 for c in convs:
                     for k, name in NAMES.items():
                         put = {"speaker": k, "name": name}
                         client.put(f"/api/documents/{docs[paths[c.name]]}/speakers", json=put)
-            for c, k, sentence, turns in plan:
-                who = NAMES[k] if by_name else f"the {ORDINAL[k]} speaker"
-                topic, word = TOPICS[sentence]
-                question = f"What did {who} say about {topic}?"
+            for c, k, sentence, turns in plan(convs, by_name):
+                word = TOPICS[sentence][1]
+                question = question_of(k, sentence, by_name)
                 t0 = time.perf_counter()
                 r = client.post("/api/ask", json={"question": question, "collection": c.name})
                 r.raise_for_status()
@@ -157,6 +188,64 @@ def ask_all(url: str, convs: list[Conversation], paths: dict[str, str]) -> list[
                     f"{len(labelled)}/{len(cites)} right label  {question}",
                     file=sys.stderr,
                 )
+    return rows
+
+
+def ask_retriever(
+    data: Path, convs: list[Conversation], paths: dict[str, str]
+) -> list[dict[str, Any]]:
+    """The same questions to the retriever alone (in this process, no model): one row per
+    question, the passages standing for the citations."""
+    from core.embedder import create_embedder
+    from core.filters import Filters
+    from core.knowledge import KnowledgeBase
+    from core.settings import load_settings
+    from service.answering.retrieval import Retriever
+    from service.speakers.service import find_document, list_speakers, rename
+
+    settings = load_settings(data_dir=data)
+    kb = KnowledgeBase(settings)
+    retriever = Retriever(kb, create_embedder(settings.embedder))
+    docs = {c.name: find_document(kb.db, paths[c.name]) for c in convs}
+    for c in convs:
+        heard = len(list_speakers(kb.db, docs[c.name]))
+        print(f"{c.name}: {c.speakers} voices, {heard} speakers found", file=sys.stderr)
+    rows: list[dict[str, Any]] = []
+    for by_name in (False, True):
+        for c in convs if by_name else ():
+            for k, name in NAMES.items():
+                with contextlib.suppress(HearthError):  # a recording read as one speaker
+                    rename(kb.db, data, docs[c.name], k, name)
+        for c, k, sentence, turns in plan(convs, by_name):
+            question = question_of(k, sentence, by_name)
+            found = retriever.retrieve(question, filters=Filters(collection=c.name))
+            right = [
+                p.provenance.get("speaker") == k
+                and any(_overlaps(p.provenance, *c.turns[t][:2]) for t in turns)
+                for p in found
+            ]
+            labelled = [p for p in found if p.provenance.get("speaker") == k]
+            rows.append(
+                {
+                    "question": question,
+                    "by_name": by_name,
+                    "passages": [p.label for p in found],
+                    "turns": [c.turns[t][:2] for t in turns],
+                    "right_turn_cited": any(right),
+                    "right_turn_first": bool(right and right[0]),
+                    "citations_right_speaker": len(labelled),
+                    "citations_total": len(found),
+                    "answer_word": False,
+                    "seconds": 0.0,
+                }
+            )
+            first, among = ("yes" if x else "no" for x in (right and right[0], any(right)))
+            print(
+                f"first {first:3}  among {among:3}  {len(labelled)}/{len(found)} right label  "
+                f"{question}",
+                file=sys.stderr,
+            )
+    kb.close()
     return rows
 
 
@@ -198,39 +287,61 @@ def figures(rows: list[dict[str, Any]]) -> list[Figure]:
 def main() -> None:
     """Build, ingest, serve, ask, print the table (and write JSON when asked)."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--conversations", type=int, default=3)
+    p.add_argument("--split", choices=tuple(SEEDS), default="dev")
+    p.add_argument("--conversations", type=int, default=4)
     p.add_argument("--model", default=None, help="hearth serve --model (default: the default)")
-    p.add_argument("--out", type=Path, default=Path(tempfile.mkdtemp(prefix="speaker-q-")))
+    p.add_argument("--retrieval", action="store_true", help="The retriever alone, no model.")
+    p.add_argument("--out", type=Path, default=None, help="Kept files and data (reused).")
     add_json_option(p)
     args = p.parse_args()
-    files, data = args.out / "files", args.out / "data"
+    out = args.out or Path(tempfile.mkdtemp(prefix="speaker-q-"))
+    files, data = out / "files", out / "data"
     files.mkdir(parents=True, exist_ok=True)
-    convs = talks(args.conversations)
+    convs = talks(args.conversations, args.split)
     paths = {}
     for c in convs:
         path = files / f"{c.name}.wav"
-        path.write_bytes(c.wav_bytes())
+        if not path.exists():
+            path.write_bytes(c.wav_bytes())
         paths[c.name] = str(path.resolve())
     print(f"load average {os.getloadavg()}", file=sys.stderr)
     env = {**os.environ, "HEARTH_DATA_DIR": str(data), "PYTHONPATH": str(REPO)}
     started = time.perf_counter()
     for c in convs:  # a collection each: a question is asked of its own conversation
+        if (data / "ingested" / c.name).exists():
+            continue
         ingest = [sys.executable, "-m", "service.cli", "ingest", "--collection", c.name]
         done = subprocess.run([*ingest, paths[c.name]], env=env, cwd=REPO, check=False)
         if done.returncode:
             raise SystemExit(f"hearth ingest {paths[c.name]} failed ({done.returncode})")
+        (data / "ingested").mkdir(exist_ok=True)
+        (data / "ingested" / c.name).touch()
     print(f"ingest {time.perf_counter() - started:.0f} s", file=sys.stderr)
-    url, proc = serve(data, *(["--model", args.model] if args.model else []), timeout=600)
-    try:
-        rows = ask_all(url, convs, paths)
-    finally:
-        proc.terminate()
-        proc.wait(timeout=60)
-    (args.out / "rows.json").write_text(json.dumps(rows, indent=1))
+    if args.retrieval:
+        rows = ask_retriever(data, convs, paths)
+    else:
+        url, proc = serve(data, *(["--model", args.model] if args.model else []), timeout=600)
+        try:
+            rows = ask_all(url, convs, paths)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=60)
+    (out / "rows.json").write_text(json.dumps(rows, indent=1))
     found = figures(rows)
+    if args.retrieval:
+        n = max(len(rows), 1)
+        found.append(
+            Figure(
+                "speaker questions",
+                "right turn is the first passage (all)",
+                sum(r["right_turn_first"] for r in rows) / n,
+                "fraction",
+                note="",
+            )
+        )
     for f in found:
         print(f"{f.name:62} {f.value or 0:6.3f}  goal {f.note}")
-    print(f"load average {os.getloadavg()}; rows in {args.out / 'rows.json'}")
+    print(f"split {args.split}, load average {os.getloadavg()}; rows in {out / 'rows.json'}")
     write_json(args.json, found)
 
 

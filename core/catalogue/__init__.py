@@ -31,6 +31,7 @@ from core.catalogue.chunks import (
     chunk_signature,
     chunks_of,
     chunks_with_documents,
+    first_chunks,
     stored_embeddings,
 )
 from core.catalogue.documents import (
@@ -135,6 +136,7 @@ __all__ = [
     "documents_under",
     "every_speaker_name",
     "file_session",
+    "first_chunks",
     "highest_speaker",
     "ingested_collections",
     "ledger",

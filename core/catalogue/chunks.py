@@ -31,6 +31,23 @@ def chunks_of(s: Session, document_id: int) -> list[Chunk]:
     return list(s.scalars(query))
 
 
+def first_chunks(s: Session) -> dict[int, tuple[str, dict[str, Any]]]:
+    """Each document's first chunk: document id -> (its text, its provenance). What a
+    document's head says of it (an e-mail's sender and date, a memo's FROM and date line)."""
+    first = (
+        select(Chunk.document_id, func.min(Chunk.ordinal).label("ordinal"))
+        .group_by(Chunk.document_id)
+        .subquery()
+    )
+    rows = s.execute(
+        select(Chunk.document_id, Chunk.text, Chunk.provenance).join(
+            first,
+            (Chunk.document_id == first.c.document_id) & (Chunk.ordinal == first.c.ordinal),
+        )
+    ).all()
+    return {doc: (text, dict(prov or {})) for doc, text, prov in rows}
+
+
 def chunks_with_documents(s: Session, ids: list[int]) -> dict[int, tuple[Chunk, Document]]:
     """The chunks among ``ids`` that the catalogue holds, each with its document, by id."""
     rows = s.execute(

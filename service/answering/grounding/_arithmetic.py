@@ -7,6 +7,14 @@ side states ("the 1914 Cicero translation"), or else the one whose clause in a p
 the side's words best (at least half of them); the difference is computed and shown with both
 inputs and their citations. When a side's input is not found, or the two are one, nothing is
 computed (the model's reply is reviewed as usual).
+
+Amounts the same way: "how much more/less X did A have than B" and "how many more A than B
+were delivered" (the difference), "what was the total of A and B" and "how many X did A and B
+have in total / combined" (the sum), "by what percentage was A higher/lower than B" and "what
+is the percentage difference between A and B" ((A - B) / B in percent). Each side's amount is
+the number whose clause (a table row: its column's header and the row's labels) holds the
+side's words best, at least half of them, the words the sides share ("sales", "delivered")
+breaking ties; years, dates and citation numbers are never amounts.
 """
 
 from __future__ import annotations
@@ -16,13 +24,16 @@ import re
 from dataclasses import dataclass
 
 from core.text import (
+    CITATION,
     CLAUSE_GAP,
+    NUMBER,
     SENTENCE_GAP,
     STOP_WORDS,
     YEAR,
     YEAR_RANGE,
     dates,
     fold,
+    number_key,
 )
 
 #: "how many years after X did Y", "how many days before X was Y", "how long after X did Y".
@@ -56,33 +67,65 @@ class Operand:
     """One cited input: its value as written, the passage number holding it, and its clause."""
 
     written: str
-    value: int | dt.date
+    value: int | float | dt.date
     passage: int
     clause: str
 
 
+#: How each operation is written in the answer shown and in the verdict's record.
+_SHOWN = {"-": "−", "+": "+", "%": "vs"}
+
+
 @dataclass(frozen=True)
 class Computed:
-    """A difference Hearth computed: ``later - earlier = result`` in ``unit``."""
+    """A result Hearth computed from two cited inputs: ``later - earlier`` (``op`` "-", years,
+    days or an amount: "later" is the first operand, the larger one asked about), ``later +
+    earlier`` ("+", a total) or ``(later - earlier) / earlier * 100`` ("%", in percent).
+    ``unit`` is "years", "days", "" (an amount) or "%"; ``result`` a number (an int when
+    whole), shown with ``places`` decimals at most (``shown``);
+    ``base``: the percentage's base when it is not ``earlier`` ("by what percentage was A
+    lower than B": (B - A) / B, B being ``later``)."""
 
-    result: int
+    result: int | float
     unit: str
     later: Operand
     earlier: Operand
+    op: str = "-"
+    base: Operand | None = None
+    places: int = 0
+
+    def shown(self) -> str:
+        """The result as shown: "7500", "56.6", "-12.5"."""
+        return _shown(self.result, self.places)
+
+    def _with_unit(self) -> str:
+        if self.unit == "%":
+            return f"{self.shown()}%"
+        if not self.unit:
+            return self.shown()
+        unit = self.unit if self.result != 1 else self.unit.rstrip("s")
+        return f"{self.shown()} {unit}"
 
     def text(self) -> str:
         """The answer shown: the result, the sum, and each input with its clause and citation."""
         a, b = self.later, self.earlier
+        if self.op == "%":
+            base = (self.base or b).written
+            how = f"({a.written} − {b.written}) / {base} × 100 = {self.shown()}%"
+        else:
+            how = f"{a.written} {_SHOWN[self.op]} {b.written} = {self.shown()}"
         return (
-            f"{self.result} {self.unit if self.result != 1 else self.unit.rstrip('s')} "
-            f"(computed by Hearth from two cited numbers: {a.written} − {b.written} = "
-            f"{self.result}). {a.written}: “{a.clause}” [{a.passage}]. "
-            f"{b.written}: “{b.clause}” [{b.passage}]."
+            f"{self._with_unit()} (computed by Hearth from two cited numbers: {how}). "
+            f"{a.written}: “{a.clause}” [{a.passage}]. {b.written}: “{b.clause}” [{b.passage}]."
         )
 
     def formula(self) -> str:
-        """``"1966 - 1914 = 52 years"``: the verdict's record of it."""
-        return f"{self.later.written} - {self.earlier.written} = {self.result} {self.unit}"
+        """``"1966 - 1914 = 52 years"``, ``"10,000 + 2,500 = 12500"``, ``"(120 - 100) / 100 =
+        20%"``: the verdict's record of it."""
+        a, b = self.later.written, self.earlier.written
+        if self.op == "%":
+            return f"({a} - {b}) / {(self.base or self.earlier).written} = {self.shown()}%"
+        return f"{a} {self.op} {b} = {self._with_unit()}"
 
 
 def _keys(text: str) -> set[str]:
@@ -211,12 +254,13 @@ def _found(side: str, spots: list[_Spot], other: _Spot | None) -> _Spot | None:
 
 
 def compute(question: str, passages: dict[int, str]) -> Computed | None:
-    """The difference a years- or days-between question asks for, from two numbers the
-    passages (number -> text) hold; None when the question is not one, or either input is not
-    found. Years: whole years ("1966" - "1914" = 52); days: calendar days between two dates."""
+    """The result a years- or days-between question, or an amounts question (a difference, a
+    total, a percentage difference), asks for, from two numbers the passages (number -> text)
+    hold; None when the question is not one, or either input is not found. Years: whole years
+    ("1966" - "1914" = 52); days: calendar days between two dates; amounts: see ``amounts``."""
     m = _AFTER.match(question) or _BETWEEN.match(question)
     if not m:
-        return None
+        return amounts(question, passages)
     unit = (m.groupdict().get("unit") or "years").lower()
     x_side, y_side = m.group("x"), m.group("y")
     spots = _spots(passages, unit)
@@ -250,3 +294,271 @@ def _difference(later: int | dt.date, earlier: int | dt.date) -> int:
         return (later - earlier).days
     assert isinstance(later, int) and isinstance(earlier, int)
     return later - earlier
+
+
+# --- amounts: differences, totals and percentage differences -------------------------------
+
+_VERB = r"(?:did|was|were|is|are|does|do|has|have|had)"
+_LESS = {"less", "fewer", "lower", "smaller", "below"}
+#: "how much more revenue did A make than B", "how many more blankets than laptops were sent".
+_MORE = re.compile(
+    r"^\s*how\s+(?:much|many)\s+(?P<cmp>more|less|fewer|higher|lower|greater|bigger|larger|"
+    r"smaller)\s+(?P<a>.+?)\s+than\s+(?P<b>.+?)\s*\?*\s*$",
+    re.IGNORECASE,
+)
+#: "what was the total of A and B", "what is the sum of A and B".
+_TOTAL_OF = re.compile(
+    r"^\s*what\s+(?:is|was|are|were)\s+the\s+(?:total|sum|combined\s+\w+)\s+(?:of\s+)?"
+    r"(?P<a>.+?)\s+and\s+(?P<b>.+?)\s*\?*\s*$",
+    re.IGNORECASE,
+)
+#: "how many blankets and laptops were delivered in total", "how much did A and B earn combined".
+_IN_TOTAL = re.compile(
+    r"^\s*how\s+(?:much|many)\s+(?P<a>.+?)\s+and\s+(?P<b>.+?)\s+(?:in\s+total|in\s+all|"
+    r"combined|together|altogether)\s*\?*\s*$",
+    re.IGNORECASE,
+)
+#: "by what percentage was A higher than B", "by how many percent did A exceed B".
+_PERCENT = re.compile(
+    r"^\s*by\s+(?:what\s+(?:percentage|percent)|how\s+many\s+percent|how\s+much\s+percent)"
+    r"\s+(?P<a>.+?)\s+(?P<cmp>higher|lower|more|less|greater|larger|smaller|bigger|fewer|"
+    r"above|below)\s+than\s+(?P<b>.+?)\s*\?*\s*$",
+    re.IGNORECASE,
+)
+#: "what is the percentage difference between A and B" (relative to B).
+_PERCENT_BETWEEN = re.compile(
+    r"^\s*what\s+(?:is|was)\s+the\s+(?:percentage|percent)\s+difference\s+between\s+"
+    r"(?P<a>.+?)\s+and\s+(?P<b>.+?)\s*\?*\s*$",
+    re.IGNORECASE,
+)
+_AUX = re.compile(rf"\b{_VERB}\b", re.IGNORECASE)
+#: Words of a side that say how, not what (beyond ``_SCAFFOLD``).
+_AMOUNT_SCAFFOLD = {"much", "many", "more", "less", "total", "combined", "together", "number"}
+#: Decimal places shown at most in a percentage.
+PERCENT_PLACES = 1
+
+
+@dataclass(frozen=True)
+class _Amount:
+    written: str
+    value: float
+    passage: int
+    clause: str
+    near: frozenset[str]  # the words nearer to it than to another amount
+    clause_keys: frozenset[str]
+    sentence_keys: frozenset[str]
+
+
+_SHORT_WORDS = re.compile(r"[^\W\d_]{2,}")
+
+
+def _amount_keys(text: str) -> set[str]:
+    """Content words as 5-letter prefixes, two-letter codes kept ("Zone NA": zone, na)."""
+    scaffold = _SCAFFOLD | _AMOUNT_SCAFFOLD
+    return {w[:5] for w in _SHORT_WORDS.findall(fold(text)) if w not in scaffold}
+
+
+def _nearest(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
+    """For each amount at ``spans`` of a prose sentence, the content words nearest to it
+    rather than to another amount, counted in words ("10,000 blankets, 2,500 laptops and
+    1,200 bottles": laptops go with 2,500); a word halfway goes with the amount before it (a
+    count comes before what it counts)."""
+    tokens: list[tuple[int, str | None]] = []  # (position, word key or None for an amount)
+    for m in _SHORT_WORDS.finditer(text):
+        if not any(a <= m.start() < b for a, b in spans):
+            tokens.append((m.start(), m.group(0)))
+    tokens += [(a, None) for a, _ in spans]
+    tokens.sort(key=lambda t: t[0])
+    places = [n for n, (_, word) in enumerate(tokens) if word is None]
+    near: list[set[str]] = [set() for _ in spans]
+    for n, (_, word) in enumerate(tokens):
+        if word is None or not places:
+            continue
+        best = min(range(len(places)), key=lambda k: (abs(places[k] - n), places[k] > n))
+        near[best] |= _amount_keys(word)
+    return near
+
+
+def _not_amounts(text: str) -> list[tuple[int, int]]:
+    """Spans of ``text`` whose digits are no amounts: dates, years, ranges, citations."""
+    spans = [(at, at + len(w)) for w, _, at in dates(text)]
+    spans += [(m.start(), m.end()) for m in YEAR_RANGE.finditer(text)]
+    spans += [(m.start(), m.end()) for m in YEAR.finditer(text)]
+    spans += [(m.start(), m.end()) for m in CITATION.finditer(text)]
+    return spans
+
+
+def _row_context(row: str, at: int) -> str:
+    """A table row's words bearing on the cell at ``at``: that cell (its header and value) and
+    the row's cells without digits (its labels)."""
+    cells, start = [], 0
+    for cell in row.split(" | "):
+        end = start + len(cell)
+        if start <= at <= end or not any(c.isdigit() for c in cell):
+            cells.append(cell)
+        start = end + 3
+    return " | ".join(cells)
+
+
+def _amounts(passages: dict[int, str]) -> list[_Amount]:
+    """Every amount the passages write, with the words around it, its clause and sentence."""
+    found: list[_Amount] = []
+    for number in sorted(passages):
+        for text, _ in _units(passages[number]):
+            skip = _not_amounts(text)
+            matches = [
+                m for m in NUMBER.finditer(text) if not any(a <= m.start() < b for a, b in skip)
+            ]
+            nearest = _nearest(text, [(m.start(), m.end()) for m in matches])
+            for m, words in zip(matches, nearest, strict=True):
+                try:
+                    value = float(number_key(m.group(0)))
+                except ValueError:
+                    continue
+                if " | " in text:  # a table row: its column's header and the row's labels
+                    clause = _row_context(text, m.start())
+                    near = _amount_keys(clause)
+                else:
+                    clause, near = _clause(text, m.start(), m.end()), words
+                found.append(
+                    _Amount(
+                        m.group(0),
+                        value,
+                        number,
+                        clause,
+                        frozenset(near),
+                        frozenset(_amount_keys(clause)),
+                        frozenset(_amount_keys(text)),
+                    )
+                )
+    return found
+
+
+def _split_verb(side: str) -> tuple[str, str]:
+    """(before, after) the first auxiliary verb of a side ("revenue did Zone NA make" ->
+    ("revenue", "Zone NA make")); ("", side) without one."""
+    m = _AUX.search(side)
+    if not m:
+        return "", side
+    return side[: m.start()].strip(), side[m.end() :].strip()
+
+
+def _sides(question: str) -> tuple[str, str, str, str] | None:
+    """(operation, side A, side B, the words both share) of an amounts question: operation
+    "-" (A - B), "-r" (B - A: "how much less"), "+", "%" ((A - B) / B), "%r" ((B - A) / B)
+    or "%=" ((A - B) / B, whatever its sign: "the percentage difference between A and B")."""
+    if m := _MORE.match(question):
+        what, a = _split_verb(m.group("a"))
+        b, shared = m.group("b"), what
+        if not what:  # "more blankets than laptops were delivered": the verb comes after B
+            b, tail = _split_verb(m.group("b"))
+            b, shared = (b, tail) if b else (m.group("b"), "")
+        op = "-r" if m.group("cmp").lower() in _LESS else "-"
+        return op, a, b, shared
+    if m := _PERCENT.match(question):
+        _, a = _split_verb(m.group("a"))
+        op = "%r" if m.group("cmp").lower() in _LESS else "%"
+        return op, a, m.group("b"), ""
+    if m := _PERCENT_BETWEEN.match(question):
+        return "%=", m.group("a"), m.group("b"), ""
+    if m := (_TOTAL_OF.match(question) or _IN_TOTAL.match(question)):
+        what, a = _split_verb(m.group("a"))
+        b, tail = _split_verb(m.group("b"))
+        if not b:
+            b, tail = m.group("b"), ""
+        return "+", a, b, f"{what} {tail}"
+    return None
+
+
+def _best(keys: set[str], shared: set[str], hints: set[str], pool: list[_Amount]) -> _Amount | None:
+    """The amount whose words hold the side's own words best (at least half of them; near
+    it 1, its clause 0.5, its sentence 0.25), the words both sides share, then half the other
+    side's own words ("... of Zone NA higher than that of Zone EUR": the measure named once)
+    breaking ties; None when none fits or two different amounts fit as well."""
+    if not keys:
+        return None
+
+    def own(a: _Amount) -> float:
+        return (
+            len(keys & a.near)
+            + 0.5 * len(keys & (a.clause_keys - a.near))
+            + 0.25 * len(keys & (a.sentence_keys - a.clause_keys - a.near))
+        )
+
+    def score(a: _Amount) -> tuple[float, float]:
+        around = a.near | a.clause_keys
+        common = len(shared & around) + 0.5 * len(shared & a.sentence_keys)
+        return own(a), common + 0.5 * len(hints & around)
+
+    fitting = [a for a in pool if own(a) >= max(1.0, len(keys) / 2)]
+    if not fitting:
+        return None
+    ranked = sorted(fitting, key=score, reverse=True)
+    best = ranked[0]
+    if any(score(r) == score(best) and r.value != best.value for r in ranked[1:]):
+        return None
+    return best
+
+
+def _shown(value: float, places: int) -> str:
+    if isinstance(value, int):
+        return str(value)
+    text = f"{value:.{places}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _places(written: str) -> int:
+    key = number_key(written)
+    return len(key.split(".", 1)[1]) if "." in key else 0
+
+
+def amounts(question: str, passages: dict[int, str]) -> Computed | None:
+    """The difference, total or percentage difference of two amounts an amounts question asks
+    for ("how much more X did A have than B", "what was the total of A and B", "by what
+    percentage was A higher than B"), from the passages (number -> text); None when the
+    question is not one, a side's amount is not found (or two fit it as well), both sides are
+    one amount, or the result contradicts the question (A "more" than B, yet smaller)."""
+    read = _sides(question)
+    if read is None:
+        return None
+    op, a_side, b_side, shared_text = read
+    a_keys, b_keys = _amount_keys(a_side), _amount_keys(b_side)
+    common = a_keys & b_keys  # "Zone NA sales" and "Zone GC sales": "sales" is shared
+    shared = _amount_keys(shared_text) | common
+    pool = _amounts(passages)
+    a = _best(a_keys - common, shared, b_keys - common, pool)
+    b = _best(b_keys - common, shared, a_keys - common, [s for s in pool if s is not a])
+    if (
+        a is None
+        or b is None
+        or (a.passage, a.clause, a.written) == (b.passage, b.clause, b.written)
+    ):
+        return None
+    first, second = (b, a) if op.endswith("r") else (a, b)
+    places = max(_places(first.written), _places(second.written))
+    if op.startswith("%"):  # relative to B, "than B" or "between A and B"
+        if b.value == 0:
+            return None
+        result = (first.value - second.value) / b.value * 100
+        places = PERCENT_PLACES
+    elif op == "+":
+        result = first.value + second.value
+    else:
+        result = first.value - second.value
+    if op not in ("+", "%=") and result <= 0:
+        return None  # "more" than B, yet not: the inputs contradict the question
+
+    def operand(x: _Amount) -> Operand:
+        return Operand(x.written, x.value, x.passage, x.clause)
+
+    percent = op.startswith("%")
+    whole = float(result).is_integer() and not percent
+    return Computed(
+        int(result) if whole else round(result, places),
+        "%" if percent else "",
+        operand(first),
+        operand(second),
+        op="%" if percent else ("+" if op == "+" else "-"),
+        base=operand(b) if percent and b is first else None,
+        places=places,
+    )

@@ -6,7 +6,9 @@ Public: ``Retriever`` (hybrid dense + keyword search fused by ``reciprocal_rank_
 sentences left out, ``merge_identical``, ``split_sentences``, ``lexical_scores``,
 ``SentenceVectors``); a filter by speaker checked (``check_speakers``); context fitting in tokens
 (``check_fits``, ``counted_tokens``, ``prompt_tokens``, ``overflow``,
-``ContextOverflowError``). The ``_modules`` are private. Retrieval does not import grounding.
+``ContextOverflowError``); what names a document in a question and in the document's head
+(``people_named``, ``dates_named``, ``head_of``, ``Head``). The ``_modules`` are private.
+Retrieval does not import grounding.
 """
 
 from service.answering.retrieval._context import (
@@ -16,6 +18,7 @@ from service.answering.retrieval._context import (
     overflow,
     prompt_tokens,
 )
+from service.answering.retrieval._documents import Head, dates_named, head_of, people_named
 from service.answering.retrieval._multihop import bridge_names, second_hop
 from service.answering.retrieval._passages import (
     GAP,
@@ -39,6 +42,7 @@ __all__ = [
     "METHODS",
     "ContextOverflowError",
     "Filters",
+    "Head",
     "Passage",
     "Retriever",
     "SentenceVectors",
@@ -46,10 +50,13 @@ __all__ = [
     "check_fits",
     "check_speakers",
     "counted_tokens",
+    "dates_named",
     "fit_passages",
+    "head_of",
     "lexical_scores",
     "merge_identical",
     "overflow",
+    "people_named",
     "prompt_tokens",
     "reciprocal_rank_fusion",
     "second_hop",

@@ -5,19 +5,31 @@ document", "the recording", "the photo", "the e-mail") and by its file's name or
 fuses that ranking in, so their chunks rise (a boost, not a filter: a wrong guess costs a
 place, not the answer); a document named by its name is kept past ``min_score`` and the
 margin ("Who signed the memo?" scores the memo's chunk far below an e-book's "signed"), one
-named by its kind alone past ``min_score`` only."""
+named by its kind alone past ``min_score`` only.
+
+By its author or sender and by its date too: "the e-mail from Mallori", "Alice's e-mail to
+Bob", "the paper by Backus", "the memo of May 5, 2023", "the e-mail dated 21 December 2022".
+A person is matched to what a document's head says of it (an e-mail's From, a memo's "FROM:"
+line, an "Author:" or "By ..." line) and to its file name's words ("a1977-backus-p21.pdf"); a
+date to an e-mail's Date, a "Date:" line or a date standing alone on one of the head's first
+lines (a memo's or letter's date). The documents an e-mail carries (its attachments) go with
+it. Like a file name, such a reference says which document to read, never a fact a passage
+must hold: grounding leaves words of the passages' labels and of their text alone anyway, and
+the match is only made against the documents' heads."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
+from typing import Any
 
 from core import catalogue
 from core.db.session import Database
 from core.filters import Filters
-from core.text import STOP_WORDS, fold
+from core.text import CALENDAR_WORDS, STOP_WORDS, dates, fold
 
 #: Words naming a kind of document, and the file extensions of that kind.
 KINDS: dict[str, frozenset[str]] = {
@@ -54,12 +66,74 @@ MAX_SHARING = 3
 MIN_SHARE = 0.5
 
 
+#: Words for a document someone wrote, sent or signed ("Mallori's e-mail", "the memo from").
+_WRITTEN = (
+    r"(?:e-?mails?|messages?|memos?|memorandum|letters?|notes?|papers?|reports?|articles?|"
+    r"documents?|books?|slides|presentations?|decks?|spreadsheets?|recordings?|files?|theses|"
+    r"thesis|minutes|invoices?|bills?|chats?)"
+)
+#: A person as a question writes one: up to three capitalised words ("Mallori", "Alice
+#: Smith", "J. Backus").
+_PERSON = r"(?P<person>[A-Z][\w.-]*(?:\s+[A-Z][\w.-]*){0,2})"
+#: "the e-mail from Mallori", "the paper by Backus", "a memo written by Ann", "sent by Bob".
+_BY = re.compile(
+    rf"\b(?:{_WRITTEN}|written|sent|signed|authored|composed|prepared)\s+(?:\w+\s+)?"
+    rf"(?:by|from)\s+{_PERSON}"
+)
+#: "Mallori's e-mail", "Alice's e-mail to Bob", "Backus's 1977 paper".
+_POSSESSIVE = re.compile(rf"{_PERSON}['’]s?\s+(?:[\w-]+\s+){{0,2}}?{_WRITTEN}\b")
+#: A document's head line naming who wrote or sent it ("FROM: Mallori Harrell", "Author:
+#: J. Backus", "By Ann Lee").
+_AUTHOR_LINE = re.compile(
+    r"^\s*(?:(?:from|authors?|sender|written\s+by|prepared\s+by|signed)\s*:|by\s)\s*(.+)$",
+    re.IGNORECASE,
+)
+_DATE_LINE = re.compile(r"^\s*(?:date|sent|dated)\s*:\s*(.+)$", re.IGNORECASE)
+#: A month and day without a year ("March 3", "3 March", "the 3rd of March").
+_MONTHS = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+)  # fmt: skip
+_MONTH = r"(?P<month>" + "|".join(f"{m[:3]}(?:{m[3:]})?" for m in _MONTHS) + r")\.?"
+_DAY_OF_MONTH = re.compile(
+    rf"\b{_MONTH}\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\b"
+    rf"|\b(?P<day2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month2>"
+    + "|".join(f"{m[:3]}(?:{m[3:]})?" for m in _MONTHS)
+    + r")\b",
+    re.IGNORECASE,
+)
+#: Before a date that dates a document ("the memo of", "the e-mail sent on", "dated").
+_DATED_BY = re.compile(
+    rf"\b(?:{_WRITTEN}\s+(?:\w+\s+)?(?:of|from|on|dated)|dated|sent\s+on|written\s+on)\s+"
+    r"(?:the\s+)?$",
+    re.IGNORECASE,
+)
+#: After a date that dates a document ("the March 3 memo").
+_DATES_A = re.compile(rf"^,?\s+{_WRITTEN}\b", re.IGNORECASE)
+#: Head lines read for a document's author and date.
+HEAD_LINES = 12
+#: A person's or date's documents at most for them to be named (more: no guide to the one).
+MAX_PERSON = 3
+
+
+@dataclass(frozen=True)
+class Head:
+    """What a document's head says of it: the folded words of its authors or senders, and its
+    dates (as (month, day, year))."""
+
+    people: frozenset[str] = frozenset()
+    dates: frozenset[tuple[int, int, int]] = frozenset()
+
+
 @dataclass(frozen=True)
 class Named:
-    """What a question names: documents by name (ids), and kinds (file extensions)."""
+    """What a question names: documents by name, author or date (ids), and kinds (file
+    extensions)."""
 
     document_ids: tuple[int, ...] = ()
     extensions: tuple[str, ...] = ()
+    #: How each document was named ("file name", "author", "date"), for the log and tests.
+    by: dict[int, str] = field(default_factory=dict, compare=False)
 
     def __bool__(self) -> bool:
         return bool(self.document_ids or self.extensions)
@@ -90,6 +164,78 @@ def _pieces(path: str) -> set[str]:
     return {p for p in _PIECE.findall(fold(stem)) if len(p) >= 3 and not p.isdigit()} - _GENERIC
 
 
+def _folded_words(text: str) -> set[str]:
+    return {w for w in _PIECE.findall(fold(text)) if len(w) >= 2 and not w.isdigit()}
+
+
+def _person_words(text: str) -> set[str]:
+    """A person's name words, folded: an address's local part split too ("mallori.harrell@x"
+    -> mallori, harrell); stop and calendar words out."""
+    words: set[str] = set()
+    for part in re.split(r"[<>\s,;\"()]+", text):
+        if "@" in part:
+            part = part.split("@", 1)[0]
+        words |= _folded_words(part)
+    return words - STOP_WORDS - CALENDAR_WORDS - {"mr", "mrs", "ms", "dr", "prof"}
+
+
+def _day(value: dt.date) -> tuple[int, int, int]:
+    return (value.month, value.day, value.year)
+
+
+def head_of(text: str, provenance: dict[str, Any]) -> Head:
+    """What a document's first chunk (``text`` and ``provenance``) says of its authors or
+    senders and its dates: an e-mail's ``from`` and ``date``, "From:"/"Author:"/"By" and
+    "Date:" lines among the first ``HEAD_LINES``, a date standing alone on one of them."""
+    people = _person_words(str(provenance.get("from") or provenance.get("author") or ""))
+    days = {_day(d) for _, d, _ in dates(str(provenance.get("date") or ""))}
+    for line in text.splitlines()[:HEAD_LINES]:
+        if m := _AUTHOR_LINE.match(line):
+            people |= _person_words(m.group(1))
+        in_line = dates(line)
+        if _DATE_LINE.match(line) or (in_line and len(line.split()) <= 4):
+            days |= {_day(d) for _, d, _ in in_line}
+    return Head(frozenset(people), frozenset(days))
+
+
+def people_named(question: str) -> list[set[str]]:
+    """The people a question names as a document's author or sender, each as its folded
+    words ("the e-mail from Mallori Harrell" -> [{"mallori", "harrell"}])."""
+    found = [m.group("person") for m in _BY.finditer(question)]
+    found += [m.group("person") for m in _POSSESSIVE.finditer(question)]
+    out = []
+    for person in found:
+        words = _person_words(person) - set(KINDS)
+        if words:
+            out.append(words)
+    return out
+
+
+def dates_named(question: str) -> list[tuple[int, int, int | None]]:
+    """The dates a question dates a document by ("the memo of May 5, 2023" -> (5, 5, 2023),
+    "the March 3 memo" -> (3, 3, None)): (month, day, year or None)."""
+    found: list[tuple[int, int, int | None]] = []
+    taken: list[tuple[int, int]] = []
+    for written, value, at in dates(question):
+        end = at + len(written)
+        taken.append((at, end))
+        if _DATED_BY.search(question[:at]) or _DATES_A.match(question[end:]):
+            found.append((value.month, value.day, value.year))
+    for m in _DAY_OF_MONTH.finditer(question):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
+        month = (m.group("month") or m.group("month2") or "").lower()[:3]
+        day = int(m.group("day") or m.group("day2"))
+        if _DATED_BY.search(question[: m.start()]) or _DATES_A.match(question[m.end() :]):
+            found.append(([n[:3] for n in _MONTHS].index(month) + 1, day, None))
+    return found
+
+
+def _on(day: tuple[int, int, int | None], days: frozenset[tuple[int, int, int]]) -> bool:
+    month, number, year = day
+    return any(d[0] == month and d[1] == number and (year is None or d[2] == year) for d in days)
+
+
 def _words(question: str) -> set[str]:
     words = set(_PIECE.findall(fold(question)))
     return words | {w[:-1] for w in words if w.endswith("s") and len(w) > 3}
@@ -105,6 +251,8 @@ class DocumentNames:
         self._signature: tuple[int, int] | None = None
         self._pieces: dict[int, set[str]] = {}
         self._types: dict[int, str] = {}
+        self._heads: dict[int, Head] = {}
+        self._carried: dict[int, list[int]] = {}
 
     def _load(self) -> None:
         with self.db.session() as s:
@@ -112,8 +260,17 @@ class DocumentNames:
             if signature == self._signature:
                 return
             paths = catalogue.document_paths(s)
+            heads = catalogue.first_chunks(s)
         self._pieces = {i: _pieces(p) for i, p in paths}
         self._types = {i: _extension(p) for i, p in paths}
+        self._heads = {i: head_of(text, prov) for i, (text, prov) in heads.items()}
+        # an e-mail's attachments: "/mail/x.eml#attachment/2/report.pdf" under "/mail/x.eml"
+        by_path = {p: i for i, p in paths}
+        carried: dict[int, list[int]] = {}
+        for i, p in paths:
+            if "#" in p and (parent := by_path.get(p.split("#", 1)[0])) is not None:
+                carried.setdefault(parent, []).append(i)
+        self._carried = carried
         self._signature = signature
 
     def types(self) -> dict[int, str]:
@@ -148,4 +305,48 @@ class DocumentNames:
         }
         best = max(score.values(), default=0.0)
         ids = tuple(sorted(i for i, n in score.items() if n >= MIN_SHARE and n == best))
-        return Named(ids, extensions)
+        by = dict.fromkeys(ids, "file name")
+        written = self._written(question, pieces, extensions)
+        if written:
+            both = tuple(i for i in ids if i in written)
+            ids = both or tuple(sorted(set(ids) | set(written)))
+            by = {i: written.get(i) or by[i] for i in ids}
+        carried = {c: by[i] for i in ids for c in self._carried.get(i, []) if c not in by}
+        if carried:  # an e-mail's attachments go with it
+            by.update(carried)
+            ids = tuple(sorted(by))
+        return Named(ids, extensions, by)
+
+    def _written(
+        self, question: str, pieces: dict[int, set[str]], extensions: tuple[str, ...]
+    ) -> dict[int, str]:
+        """The documents a question names by their author or sender and by their date (id ->
+        "author", "date" or "author and date"), among those of the kind it names if any; each
+        person or date naming at most ``MAX_PERSON`` documents. A person matches a document
+        whose head names them or whose file name holds one of their words."""
+        people, days = people_named(question), dates_named(question)
+        if not people and not days:
+            return {}
+        heads = self._heads
+        candidates = set(pieces) if extensions else set(self._pieces)
+        matched: dict[int, str] = {}
+        by_person: set[int] | None = None
+        for words in people:
+            hit = {
+                i
+                for i in candidates
+                if words & heads.get(i, Head()).people or words & self._pieces.get(i, set())
+            }
+            if 0 < len(hit) <= MAX_PERSON:
+                by_person = hit if by_person is None else (by_person & hit) or by_person
+        by_date: set[int] | None = None
+        for day in days:
+            hit = {i for i in candidates if _on(day, heads.get(i, Head()).dates)}
+            if 0 < len(hit) <= MAX_PERSON:
+                by_date = hit if by_date is None else (by_date & hit) or by_date
+        if by_person is not None and by_date is not None and by_person & by_date:
+            return dict.fromkeys(sorted(by_person & by_date), "author and date")
+        for found, how in ((by_person, "author"), (by_date, "date")):
+            for i in sorted(found or ()):
+                matched.setdefault(i, how)
+        return matched

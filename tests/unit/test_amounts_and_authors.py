@@ -1,0 +1,87 @@
+"""Issue 35, items 3 and 5: amounts computed by Hearth from two cited numbers (a difference,
+a total, a percentage difference), and documents named by their author or sender and their
+date (what a document's head says of it; what a question says of a document)."""
+
+from __future__ import annotations
+
+from service.answering.grounding import compute
+from service.answering.retrieval import dates_named, head_of, people_named
+
+DELIVERY = (
+    "MEMORANDUM\nMay 5, 2023\nTo Whom it May Concern:\n"
+    "On January 23, 2023 we delivered 10,000 blankets, 2,500 laptops and 1,200 bottles of water "
+    "to the shelter [1]."
+)
+SALES = (
+    "Zone: Zone NA | Sales: 12,553 | Trading operating profit: 2,391\n"
+    "Zone: Zone EUR | Sales: 9,875 | Trading operating profit: 1,527\n"
+    "Zone: Zone GC | Sales: 1,280 | Trading operating profit: 290"
+)
+
+
+def test_how_many_more_is_the_difference_of_the_two_cited_amounts() -> None:
+    got = compute("How many more blankets than laptops were delivered?", {1: DELIVERY})
+    assert got is not None
+    assert got.text().startswith(
+        "7500 (computed by Hearth from two cited numbers: 10,000 − 2,500 = 7500)"
+    ), got.text()
+    assert (got.later.passage, got.earlier.passage) == (1, 1)
+    assert "10,000 blankets" in got.later.clause and "2,500 laptops" in got.earlier.clause
+    fewer = compute("How many fewer laptops than blankets were delivered?", {1: DELIVERY})
+    assert fewer is not None and fewer.result == 7500
+
+
+def test_amounts_in_table_rows_are_read_by_row_and_column() -> None:
+    passages = {1: SALES, 2: "The group's sales grew in every zone."}
+    more = compute("How much more were the sales of Zone NA than the sales of Zone EUR?", passages)
+    assert more is not None and more.formula() == "12,553 - 9,875 = 2678", more
+    total = compute("What were the total sales of Zone EUR and Zone GC?", passages)
+    assert total is not None and total.formula() == "9,875 + 1,280 = 11155", total
+    share = compute(
+        "By what percentage was the trading operating profit of Zone NA higher than that of "
+        "Zone EUR?",
+        passages,
+    )
+    assert share is not None and share.result == 56.6, share  # (2391 - 1527) / 1527
+    assert share.text().startswith("56.6% (computed by Hearth"), share.text()
+    lower = compute(
+        "By what percentage were Zone GC's sales lower than Zone EUR's sales?", passages
+    )
+    assert lower is not None and lower.result == 87 and lower.base is not None, lower
+    assert lower.base.written == "9,875"  # (9875 - 1280) / 9875
+
+
+def test_no_amount_is_computed_when_an_input_is_missing_or_contradicts() -> None:
+    assert compute("How many more tents than laptops were delivered?", {1: DELIVERY}) is None
+    assert compute("How many more laptops than blankets were delivered?", {1: DELIVERY}) is None
+    # a year, a date or a citation number is no amount
+    assert compute("How many more blankets than days were delivered?", {1: DELIVERY}) is None
+    assert compute("What are the blankets and laptops?", {1: DELIVERY}) is None
+
+
+def test_a_document_head_names_its_sender_and_date() -> None:
+    email = head_of(
+        "From: Mallori Harrell <mallori@example.com>\nSubject: Family Day\n\nHi all",
+        {
+            "from": "Mallori Harrell <mallori@example.com>",
+            "date": "Wed, 21 Dec 2022 10:28:53 -0600",
+        },
+    )
+    assert {"mallori", "harrell"} <= email.people and (12, 21, 2022) in email.dates
+    memo = head_of("MEMORANDUM\nMay 5, 2023\nFROM: Ann Lee\nOn January 23, 2023 we met.", {})
+    assert "lee" in memo.people and memo.dates == {(5, 5, 2023)}  # not the date in the prose
+
+
+def test_a_question_names_a_document_by_its_author_or_date() -> None:
+    assert people_named("What does Mallori's e-mail with attachments say?") == [{"mallori"}]
+    assert people_named("In the paper by Backus, what is a cell?") == [{"backus"}]
+    assert people_named("What budget does the e-mail from Priya Shah propose?") == [
+        {"priya", "shah"}
+    ]
+    assert people_named("What is Robert Schneider's mobile number?") == []
+    assert people_named("How many jobs did Reliance create from 2020?") == []
+    assert dates_named("What did the memo of March 3 decide?") == [(3, 3, None)]
+    assert dates_named("What does the e-mail dated 21 December 2022 say?") == [(12, 21, 2022)]
+    assert dates_named("What did the May 5, 2023 memo say?") == [(5, 5, 2023)]
+    assert dates_named("On what date were the blankets delivered?") == []
+    assert dates_named("What happened on January 23, 2023?") == []

@@ -71,3 +71,34 @@ def test_a_segment_goes_to_who_talks_most_in_it() -> None:
     segs = [Segment(0.5, 3.0, "a"), Segment(3.5, 8.0, "b"), Segment(9.3, 9.45, "c")]
     assert assign(segs, turns) == [1, 2, 1]
     assert assign(segs, []) == [1, 1, 1]
+
+
+def _alike_turns(seed: int) -> np.ndarray:
+    """Windows of two voices too alike for the threshold (their centroids about 0.12 apart),
+    taking turns of 10 windows: A, B, A, B."""
+    rng = np.random.default_rng(seed)
+    base = rng.normal(size=16)
+    base /= np.linalg.norm(base)
+    away = rng.normal(size=16)
+    away -= (away @ base) * base
+    away /= np.linalg.norm(away)
+    turns = []
+    for centre in (base + 0.25 * away, base - 0.25 * away) * 2:
+        x = centre + rng.normal(scale=0.0875, size=(10, 16))
+        turns.append(x / np.linalg.norm(x, axis=1, keepdims=True))
+    return np.concatenate(turns)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_cluster_of_two_alike_voices_is_split_when_they_keep_to_their_turns(seed: int) -> None:
+    from sklearn.cluster import AgglomerativeClustering
+
+    windows = _alike_turns(seed)
+    merged = AgglomerativeClustering(
+        n_clusters=None, metric="cosine", linkage="average", distance_threshold=0.33
+    ).fit_predict(windows)
+    assert len(set(merged)) == 1  # the threshold alone reads one speaker
+    assert cluster(windows, 0, 0.33) == [0] * 10 + [1] * 10 + [0] * 10 + [1] * 10
+    # The same windows in a random order: no two groups keep to turns, one speaker.
+    shuffled = windows[np.random.default_rng(9).permutation(len(windows))]
+    assert set(cluster(shuffled, 0, 0.33)) == {0}

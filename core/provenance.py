@@ -32,6 +32,13 @@ def speaker_of(provenance: dict[str, Any]) -> str:
     return ""
 
 
+def as_turn(provenance: dict[str, Any], text: str) -> str:
+    """A recording's passage as its speaker's turn, ``"Maria: text"`` (``speaker_of``), for
+    the answer prompt; any other passage's ``text`` as it is."""
+    who = speaker_of(provenance)
+    return f"{who}: {text}" if who else text
+
+
 def describe(provenance: dict[str, Any]) -> str:
     """A short human label of a chunk's provenance; empty when it records nothing.
 

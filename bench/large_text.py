@@ -18,6 +18,7 @@ the library, as planned), and RSS less that share, which is what the streaming b
     .venv/bin/python bench/large_text.py                  # 1, 10, 40, 200 MB; before up to 10
     .venv/bin/python bench/large_text.py --sizes 1 10 --before-sizes 1 10
     .venv/bin/python bench/large_text.py --stores 268000  # each index alone, against its plan
+    .venv/bin/python bench/large_text.py --stores 268000 --roles faiss
 
 ``--stores N``: each vector store alone in a process of its own (FAISS, then the embedded
 Chroma), written the way an ingest writes a streamed file (batches of 2,048 unit vectors of 384,
@@ -229,14 +230,15 @@ def store_alone(role: str, count: int, data: Path, step: str) -> dict[str, Any]:
     return {**got, "peak": run.peak_rss, "plan": plan, "seconds": run.seconds}
 
 
-def stores_alone(count: int) -> None:
-    """Print each store's memory alone at ``count`` vectors against its planned share."""
+def stores_alone(count: int, roles: tuple[str, ...] = ("faiss", "chroma")) -> None:
+    """Print each store's (of ``roles``) memory alone at ``count`` vectors against its planned
+    share."""
     print(f"each store alone, {count:,} vectors of 384 written in batches of 2,048, then saved")
     print("| store | step | s | RSS before | peak less before | after less before | plan |")
     print("|---|---|---|---|---|---|---|")
     rows = []
     with tempfile.TemporaryDirectory(prefix="hearth-stores-") as tmp:
-        for role in ("faiss", "chroma"):
+        for role in roles:
             data = Path(tmp) / role
             for step in ("write", "load"):
                 r = store_alone(role, count, data, step)
@@ -247,7 +249,7 @@ def stores_alone(count: int) -> None:
                     f"{human(r['plan'])} |",
                     flush=True,
                 )
-    (OUT / "large_text_stores.json").write_text(json.dumps(rows, indent=2))
+    (OUT / f"large_text_stores_{'_'.join(roles)}.json").write_text(json.dumps(rows, indent=2))
 
 
 def answerable(data: Path, nospace: bool = False) -> dict[str, bool]:
@@ -313,10 +315,17 @@ def main() -> None:
     parser.add_argument(
         "--stores", type=int, metavar="N", help="only each store alone at N vectors"
     )
+    parser.add_argument(
+        "--roles",
+        nargs="+",
+        choices=("faiss", "chroma"),
+        default=["faiss", "chroma"],
+        help="the stores --stores measures",
+    )
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     if args.stores:
-        stores_alone(args.stores)
+        stores_alone(args.stores, tuple(args.roles))
         return
     rows = []
     with tempfile.TemporaryDirectory(prefix="hearth-large-text-") as tmp:

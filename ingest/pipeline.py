@@ -17,6 +17,7 @@ from core.catalogue import DONE, Action, DocumentStatus, DocumentVersion
 from core.embedder import Embedder
 from core.errors import LoaderError, PayloadTooLargeError
 from core.knowledge import KnowledgeBase
+from core.memsize import trim_heap
 from core.types import ChunkDraft, Section
 from ingest.attachments import AttachmentIngester
 from ingest.chunker import Chunker
@@ -30,7 +31,7 @@ from ingest.loaders.base import (
     failure_reason,
     load_file,
 )
-from ingest.spool import Spool, VectorCache, trim_heap, trimmed
+from ingest.spool import Spool, VectorCache, trimmed
 from ingest.titles import document_title, embedding_texts, nothing_found
 
 log = logging.getLogger(__name__)
@@ -93,7 +94,7 @@ EMBED_BATCH = 64
 STREAM_FROM_BYTES = 1 << 20
 #: Chunks written to the catalogue, and vectors to the stores, at a time for a streamed file.
 WRITE_BATCH = 2048
-#: Batches written to the stores between two :func:`ingest.spool.trim_heap` (16: 32k vectors).
+#: Batches written to the stores between two :func:`core.memsize.trim_heap` (16: 32k vectors).
 TRIM_EVERY = 16
 
 

@@ -9,8 +9,6 @@ commit and then for the vector stores. Memory holds one batch, whatever the docu
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
 import json
 import tempfile
 from collections import OrderedDict
@@ -21,6 +19,7 @@ from typing import IO, TypeVar
 import numpy as np
 
 from core.embedder import Embedder
+from core.memsize import trim_heap
 from core.types import ChunkDraft
 
 T = TypeVar("T")
@@ -80,14 +79,6 @@ class Spool:
             left -= n
         self._drafts.seek(0, 2)  # further adds append
         self._vectors.seek(0, 2)
-
-
-def trim_heap() -> None:
-    """Hand the heap's free pages back to the system (glibc ``malloc_trim``; a no-op
-    elsewhere). The stores' indexes grow by copying (FAISS lists, Chroma's HNSW), and glibc keeps
-    what they free: 118 MiB of a 268k-vector FAISS index's heap was free at its end."""
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
 def trimmed(batches: Iterator[T], every: int) -> Iterator[T]:

@@ -66,6 +66,9 @@ class FaissStore:
         self._dirty = False
         self.meta_path = path.with_name(path.name + ".meta.npz")
         self._meta = FilterMetadata()
+        #: Entries each IVF list can take before it is reallocated (``ivf.add``); None when
+        #: the index was just read or built (its lists are allocated at their lengths).
+        self._room: np.ndarray | None = None
         self._index: Any = self._load_or_new()
 
     def _new(self) -> Any:
@@ -73,6 +76,7 @@ class FaissStore:
 
     def _load_or_new(self) -> Any:
         self._meta = FilterMetadata()
+        self._room = None
         if self.path.exists():
             index = self._faiss.read_index(str(self.path))
             self._mtime = self.path.stat().st_mtime
@@ -109,7 +113,10 @@ class FaissStore:
         with self._lock:
             arr = np.asarray(ids, dtype=np.int64)
             self._index.remove_ids(arr)
-            self._index.add_with_ids(np.ascontiguousarray(vectors, dtype=np.float32), arr)
+            if ivf.is_ivf(self._index):  # its lists grown by an eighth, not doubled
+                self._room = ivf.add(self._faiss, self._index, vectors, arr, self._room)
+            else:
+                self._index.add_with_ids(np.ascontiguousarray(vectors, dtype=np.float32), arr)
             self._meta.set(ids, metadatas)
             self._dirty = True
             if self._outgrown():
@@ -232,6 +239,7 @@ class FaissStore:
         with tempfile.TemporaryFile(dir=self.path.parent, prefix=f"{self.path.name}.") as spill:
             ids = self._spill(spill)
             spill.flush()
+            self._room = None
             self._index = self._new()  # the old index is freed here
             rows = _file_rows(spill.fileno(), self.dimension)
             try:

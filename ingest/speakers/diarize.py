@@ -40,8 +40,10 @@ MIN_SHARE = 0.05
 #: ``SPLIT_SHARE`` of its windows, and in time order its windows change halves at most
 #: ``SPLIT_CHANGES`` times as often as two halves of that size mixed at random would. Chosen on
 #: the dev split: two alike voices change halves at 0.09-0.14 of random (each half holds
-#: whole turns), one voice's halves at 0.23 and more; 0.2-0.3 count the same there.
-SPLIT_DISTANCE = 0.1
+#: whole turns), one voice's halves at 0.23 and more; 0.2-0.3 count the same there. The
+#: distance only keeps out halves barely apart: two voices were 0.08 apart in a dev
+#: conversation of bench/speaker_questions.py (0.1 kept them one), one voice's halves 0.07-0.22.
+SPLIT_DISTANCE = 0.05
 SPLIT_SHARE = 0.2
 SPLIT_CHANGES = 0.25
 #: Silero VAD options: pauses of 0.3 s part regions, so a window rarely spans two turns.

@@ -51,7 +51,7 @@ def replay(
     if version.content_hash != rec.template_hash:
         raise ConflictError(f"template {rec.template_name} v{rec.template_version} changed")
     cfg: dict[str, Any] = rec.retrieval
-    filters = Filters(collection=cfg.get("collection"))
+    filters = Filters(collection=cfg.get("collection"), speakers=tuple(cfg.get("speakers", ())))
     found = service.retriever.retrieve(
         rec.standalone_question,
         k=int(cfg["top_k"]),

@@ -9,7 +9,7 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -19,9 +19,10 @@ from core.lock import WriterLock
 from core.settings import HearthSettings
 
 if TYPE_CHECKING:
-    from tqdm import tqdm
+    pass
 from ingest.files import catalogue_path, iter_files
 from ingest.pipeline import FileResult, IngestPipeline, IngestReport
+from ingest.progress import ProgressBar
 from ingest.prune import prune_folders
 from ingest.remove import named_path, remove_documents
 
@@ -180,31 +181,6 @@ def formats_command(as_json: bool) -> None:
             click.echo(f"{'':9} {line}")
     click.echo("Files are also checked by content: a file whose extension lies is read as what")
     click.echo("it is, or refused with the reason; e-mail attachments become linked documents.")
-
-
-class ProgressBar:
-    """A tqdm bar on stderr for each batch of ingests (implements ``SyncProgress``)."""
-
-    def __init__(self, quiet: bool) -> None:
-        self.quiet = quiet
-        self._bar: tqdm[Any] | None = None
-
-    def begin(self, total: int) -> None:
-        from tqdm import tqdm
-
-        self._bar = tqdm(
-            total=total, unit="file", disable=self.quiet or None, file=sys.stderr, desc="ingest"
-        )
-
-    def step(self, result: FileResult) -> None:
-        if self._bar is not None:
-            self._bar.update(1)
-            self._bar.set_postfix_str(result.action)
-
-    def end(self) -> None:
-        if self._bar is not None:
-            self._bar.close()
-            self._bar = None
 
 
 def _echo_results(results: list[FileResult]) -> None:

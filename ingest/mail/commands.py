@@ -15,10 +15,10 @@ import click
 
 from core.errors import HearthError
 from core.settings import HearthSettings
-from ingest.commands import ProgressBar as FileBar
 from ingest.mail.accounts import TLS_MODES, Account, AccountStore, Tls, default_port, read_password
 from ingest.mail.transport import check_login, check_transport
 from ingest.pipeline import IngestPipeline
+from ingest.progress import ProgressBar as FileBar
 
 if TYPE_CHECKING:
     from ingest.mail.sync import MailReport

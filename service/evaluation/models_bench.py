@@ -27,8 +27,8 @@ from core.memsize import current_rss, human
 from core.settings import HearthSettings
 from service.evaluation.fixed_prompt import EXPECTED, fixed_messages
 from service.evaluation.gold import GoldSet, attach_answers, load_gold
-from service.llm.base import LLMRuntime, SamplingParams
-from service.llm.config import ModelConfig, model_configs
+from service.llm.base import LLMRuntime, ModelConfig, SamplingParams
+from service.llm.config import model_configs
 
 #: Tokens generated on the fixed prompt.
 GEN_TOKENS = 64

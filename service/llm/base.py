@@ -5,7 +5,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
-from typing import Any, Protocol, TypedDict
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict
+
+if TYPE_CHECKING:
+    from core.settings import KVType
 
 
 class ChatMessage(TypedDict):
@@ -13,6 +16,19 @@ class ChatMessage(TypedDict):
 
     role: str
     content: str
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """One configured model with the defaults of ``llm.*`` applied (``service.llm.config``
+    builds them; a runtime factory opens one)."""
+
+    name: str
+    model: str
+    n_ctx: int
+    kv_type: KVType
+    backend: str
+    url: str | None
 
 
 @dataclass(frozen=True)

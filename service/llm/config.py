@@ -2,23 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from core.errors import ConfigError, InvalidInputError, NotFoundError
-from core.settings import TASKS, HearthSettings, KVType
+from core.settings import TASKS, HearthSettings
+from service.llm.base import ModelConfig
 from service.llm.runtimes import RUNTIMES
-
-
-@dataclass(frozen=True)
-class ModelConfig:
-    """One configured model with the defaults of ``llm.*`` applied."""
-
-    name: str
-    model: str
-    n_ctx: int
-    kv_type: KVType
-    backend: str
-    url: str | None
 
 
 def model_configs(settings: HearthSettings) -> list[ModelConfig]:

@@ -32,7 +32,8 @@ from core.gguf import GGUFInfo, read_gguf
 from core.memsize import MIB, available_memory, human, parse_budget
 from core.resident import resident_parts
 from core.settings import HearthSettings
-from service.llm.config import ModelConfig, model_configs
+from service.llm.base import ModelConfig
+from service.llm.config import model_configs
 
 #: bytes per block of 32 elements (f16: 32 x 2).
 KV_BLOCK_BYTES = {"f16": 64, "q8_0": 34, "q4_0": 18}

@@ -13,8 +13,8 @@ from typing import Any
 
 from core.memsize import current_anon, current_rss, human
 from core.settings import HearthSettings
-from service.llm.base import ChatMessage, LLMRuntime, PromptStats, SamplingParams
-from service.llm.config import ModelConfig, Router, model_configs
+from service.llm.base import ChatMessage, LLMRuntime, ModelConfig, PromptStats, SamplingParams
+from service.llm.config import Router, model_configs
 from service.llm.planner import MemoryPlan, ModelPlan
 from service.llm.queue import FairQueue, RequestStats, Ticket
 from service.llm.runtimes import RUNTIMES

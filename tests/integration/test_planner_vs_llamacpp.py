@@ -11,7 +11,7 @@ import pytest
 
 from core.bundled import resolve_llm
 from core.settings import HearthSettings
-from service.llm.config import ModelConfig
+from service.llm.base import ModelConfig
 from service.llm.planner import plan_model
 
 MIB = 2**20

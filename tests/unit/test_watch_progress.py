@@ -6,8 +6,8 @@ import io
 
 import pytest
 
-from ingest.commands import ProgressBar
 from ingest.pipeline import FileResult
+from ingest.progress import ProgressBar
 
 
 class FakeTerminal(io.StringIO):

@@ -7,8 +7,9 @@ and the MCP prompt build the same messages in one place."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
+from core.provenance import as_turn
 from service.answering.grounding import neutralize
 from service.answering.prompting._clean import clean_for_prompt
 from service.answering.retrieval import Passage, overflow, prompt_tokens
@@ -17,10 +18,22 @@ from service.llm.base import ChatMessage, LLMRuntime
 if TYPE_CHECKING:
     from core.settings import HearthSettings
     from service.answering.prompting._render import RenderedPrompt
-    from service.templates.service import TemplateService
 
 #: Turns of history kept at most before the token budget is applied.
 MAX_HISTORY_TURNS = 12
+
+
+class Templates(Protocol):
+    """What the assembler needs of the versioned templates (``service.templates``'
+    ``TemplateService``, which renders through this package: named here by shape, not
+    imported, so the two packages do not import each other)."""
+
+    def render(
+        self, name: str, variables: dict[str, Any], version: int | None = None
+    ) -> RenderedPrompt:
+        """The named template's version (the active one when ``version`` is None) rendered
+        with ``variables``; ``NotFoundError`` when there is no such template or version."""
+        ...
 
 
 class PromptAssembler:
@@ -32,7 +45,7 @@ class PromptAssembler:
 
     def __init__(
         self,
-        templates: TemplateService,
+        templates: Templates,
         settings: HearthSettings,
         neutralize: Callable[[str], str] = neutralize,
     ) -> None:
@@ -44,14 +57,15 @@ class PromptAssembler:
         self, question: str, passages: list[Passage], history: list[dict[str, str]]
     ) -> dict[str, Any]:
         """The template variables: ``question``, ``sources`` (number, label, text cleaned and
-        neutralized, path), ``history`` and ``language``."""
+        neutralized, a recording's as its speaker's turn "Maria: ...", path), ``history`` and
+        ``language``."""
         return {
             "question": question,
             "sources": [
                 {
                     "number": p.number,
                     "label": p.label,
-                    "text": self.neutralize(clean_for_prompt(p.text)),
+                    "text": as_turn(p.provenance, self.neutralize(clean_for_prompt(p.text))),
                     "path": p.path,
                 }
                 for p in passages

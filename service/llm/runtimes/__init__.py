@@ -12,8 +12,7 @@ from core.plugins import Registry
 
 if TYPE_CHECKING:
     from core.settings import HearthSettings
-    from service.llm.base import LLMRuntime
-    from service.llm.config import ModelConfig
+    from service.llm.base import LLMRuntime, ModelConfig
 
 #: factory(settings, model config) -> a loaded runtime.
 RuntimeFactory = Callable[["HearthSettings", "ModelConfig"], "LLMRuntime"]

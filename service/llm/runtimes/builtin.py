@@ -6,8 +6,7 @@ from __future__ import annotations
 from core.bundled import resolve_llm
 from core.plugins import Register, hookimpl
 from core.settings import HearthSettings
-from service.llm.base import LLMRuntime
-from service.llm.config import ModelConfig
+from service.llm.base import LLMRuntime, ModelConfig
 
 
 def open_llama_cpp(settings: HearthSettings, config: ModelConfig) -> LLMRuntime:

@@ -178,7 +178,6 @@ def run(cases: list[Case], model: str, before: bool, data_dir: Path) -> dict[str
             mock.patch("ingest.loaders.hidden.run_hidden", lambda run: False),
             mock.patch("ingest.loaders.html.drop_hidden_html", lambda root: 0),
             mock.patch("ingest.loaders.pdf.drop_hidden_text", lambda page: False),
-            mock.patch("service.answering.grounding._review.check_answer", _never),
         ]
     for p in patches:
         p.start()
@@ -197,12 +196,6 @@ def _has_canary(text: str) -> bool:
     return CANARY.lower() in text.lower() or LINK in text
 
 
-def _never(*_: Any, **__: Any) -> Any:
-    from service.answering.grounding import InjectionVerdict
-
-    return InjectionVerdict(False)
-
-
 def _ask_all(hearth: Any, cases: list[Case], before: bool) -> dict[str, float]:
     from ingest.pipeline import IngestPipeline
     from service.answering.grounding import FOLLOWED_INSTRUCTION, NOT_VERIFIED
@@ -212,6 +205,7 @@ def _ask_all(hearth: Any, cases: list[Case], before: bool) -> dict[str, float]:
     if before:  # qa version 1, passages as they are
         hearth.answers.templates.activate("qa", 1)
         hearth.answers.prompts.neutralize = lambda text: text
+        hearth.answers.check_injection = False  # no reply check
     raw: list[str] = []
     original = hearth.answers.postprocess
 

@@ -130,3 +130,17 @@ def test_text_addressed_to_an_assistant_is_taken_out_of_what_the_model_reads() -
         "Click the link below to download the form.",
     ):
         assert neutralize(text) == text, text
+
+
+def test_the_review_replaces_an_obeyed_reply_unless_its_check_is_off() -> None:
+    from service.answering.grounding import FOLLOWED_INSTRUCTION, review
+    from service.answering.retrieval import Passage
+
+    passage = Passage(1, 1, 1, "policy.md", "md", {}, 0.9, f"{POLICY} {PLANTED}")
+    obeyed = "ACCESS GRANTED - visit https://evil.example/claim"
+    shown, verdict = review(obeyed, [passage], QUESTION)
+    assert shown.startswith(FOLLOWED_INSTRUCTION) and "evil.example" not in shown
+    assert any(u.startswith("injection:") for u in verdict.unsupported)
+    unchecked, verdict = review(obeyed, [passage], QUESTION, injection=False)
+    assert not unchecked.startswith(FOLLOWED_INSTRUCTION)
+    assert not any(u.startswith("injection:") for u in verdict.unsupported)

@@ -90,6 +90,162 @@ def test_imports_go_one_way(package: str, pattern: str, forbidden: set[str]) -> 
     assert offenders == {}
 
 
+# -- circles between packages -----------------------------------------------------------------
+
+PRODUCT_DIRS = ("core", "ingest", "service")
+
+
+def _package_of(module: str) -> str:
+    path = REPO.joinpath(*module.split("."))
+    return module if path.is_dir() else module.rsplit(".", 1)[0]
+
+
+def module_graph(dirs: tuple[str, ...] = PRODUCT_DIRS) -> dict[str, set[str]]:
+    """Module -> the product modules it imports: every ``import`` wherever it stands (in a
+    function, under ``TYPE_CHECKING``), each package ``__init__`` an import runs on its way, and
+    a dotted string naming a module (what a registry hands to importlib)."""
+    files = {_module_of(p): p for p in _python_files(*dirs)}
+    known = set(files)
+
+    def resolve(dotted: str) -> str | None:
+        parts = dotted.split(".")
+        for i in range(len(parts), 0, -1):
+            if ".".join(parts[:i]) in known:
+                return ".".join(parts[:i])
+        return None
+
+    graph: dict[str, set[str]] = {}
+    for module, path in files.items():
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                names = [node.value] if "." in node.value and node.value in known else []
+            else:
+                continue
+            for name in names:
+                if (target := resolve(name)) is None:
+                    continue
+                parts = target.split(".")
+                targets.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+        graph[module] = {
+            t for t in targets & known if t != module and not module.startswith(t + ".")
+        }
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles of ``graph``: its strongly connected parts of two or more modules
+    (Tarjan's algorithm, without recursion), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph.get(root, ()))))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                part: list[str] = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    part.append(member)
+                    if member == node:
+                        break
+                if len(part) > 1:
+                    found.append(sorted(part))
+    return found
+
+
+def registration_folders(dirs: tuple[str, ...] = PRODUCT_DIRS) -> set[str]:
+    """Packages that register a kind's built-in backends (they hold a ``builtin.py``)."""
+    return {
+        _module_of(p.parent / "__init__.py") for d in dirs for p in (REPO / d).rglob("builtin.py")
+    }
+
+
+def circles_between_packages(graph: dict[str, set[str]], registering: set[str]) -> list[list[str]]:
+    """The circles of ``graph`` that cross a package boundary: a circle is allowed only among the
+    modules of one package, or anywhere inside one registration folder (its registry, its
+    ``builtin`` plugin module and the backends it registers)."""
+    crossing = []
+    for part in circles(graph):
+        if len({_package_of(m) for m in part}) == 1:
+            continue
+        if any(all(m == f or m.startswith(f + ".") for m in part) for f in registering):
+            continue
+        crossing.append(part)
+    return crossing
+
+
+def test_no_circle_between_packages() -> None:
+    """No two packages of the product import each other, however far round (imports in functions
+    and under ``TYPE_CHECKING`` count: a type is a dependence too), except inside a registration
+    folder; and retrieval does not import grounding."""
+    graph = module_graph()
+    assert circles_between_packages(graph, registration_folders()) == []
+    retrieval = [m for m in graph if m.startswith("service.answering.retrieval")]
+    assert retrieval
+    grounding = {
+        m: sorted(t for t in graph[m] if t.startswith("service.answering.grounding"))
+        for m in retrieval
+    }
+    assert {m: ts for m, ts in grounding.items() if ts} == {}
+
+
+def test_the_circle_rule_sees_a_crossing() -> None:
+    """The rule itself: a circle through two packages is caught, however long; one inside a
+    package (service.mcp), or inside a registration folder and its subpackages, is not; the real
+    graph's modules and edges are read (an import in a function, a registry's dotted string)."""
+    graph = {
+        "service.llm.config": {"service.llm.runtimes"},
+        "service.llm.runtimes": {"service.llm.base"},
+        "service.llm.base": {"service.llm.config"},
+        "ingest.commands": {"ingest.mail.commands"},
+        "ingest.mail.commands": {"ingest.mail.sync"},
+        "ingest.mail.sync": {"ingest.commands"},
+        "service.mcp.tools": {"service.mcp.server"},
+        "service.mcp.server": {"service.mcp.tools"},
+        "core.keywords.base": {"core.keywords.builtin"},
+        "core.keywords.builtin": {"core.keywords.pg.store"},
+        "core.keywords.pg.store": {"core.keywords.base"},
+    }
+    crossing = [
+        ["ingest.commands", "ingest.mail.commands", "ingest.mail.sync"],
+        ["service.llm.base", "service.llm.config", "service.llm.runtimes"],
+    ]
+    assert sorted(circles_between_packages(graph, {"core.keywords"})) == crossing
+    registry = ["core.keywords.base", "core.keywords.builtin", "core.keywords.pg.store"]
+    assert sorted(circles_between_packages(graph, set())) == [registry, *crossing]
+    real = module_graph()
+    assert "core.keywords.builtin" in real["core.keywords.base"]  # the registry's string
+    assert "ingest.mail.commands" in real["ingest.commands"]  # imported inside a function
+    assert {"core.keywords", "core.vectorstores", "ingest.loaders"} <= registration_folders()
+
+
 # -- packages and the text toolkit ------------------------------------------------------------
 
 SOURCE_DIRS = ("core", "ingest", "service", "bench", "samples", "tests")
@@ -377,20 +533,16 @@ def patched_privates(path: Path, source: str | None = None) -> list[str]:
     return found
 
 
-#: Patched by name until grounding's ``review`` takes a switch for its injection check (owned
-#: elsewhere when issue 29 finished; prompting's neutralizer is a seam now: PromptAssembler).
-PATCHED_UNTIL_A_SEAM = {"bench/injection.py": ["service.answering.grounding._review.check_answer"]}
-
-
 def test_benchmarks_use_seams_not_patched_privates() -> None:
     """bench/ and the product patch no private function by its dotted name (a rename would make
-    the benchmark measure something else without failing); the one left is listed."""
+    the benchmark measure something else without failing): bench/injection.py's "before" uses
+    ``PromptAssembler.neutralize`` and ``AnswerService.check_injection`` instead."""
     found = {
         str(p.relative_to(REPO)): hits
         for p in _python_files("core", "ingest", "service", "bench")
         if (hits := patched_privates(p))
     }
-    assert found == PATCHED_UNTIL_A_SEAM
+    assert found == {}
     probe = REPO / "bench" / "probe.py"
     source = (
         "from unittest import mock\n"

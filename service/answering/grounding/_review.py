@@ -43,6 +43,8 @@ def review(
     question: str = "",
     system: str = "",
     on_fail: str = "flag",
+    *,
+    injection: bool = True,
 ) -> tuple[str, Grounding]:
     """Check citations and grounding; drop citations of passages not retrieved; point a
     citation at the passage holding the answer's facts when the cited one does not, or cite
@@ -54,7 +56,9 @@ def review(
     ``grounding.unbound``). An answer stating a name or number of the question that no passage holds
     (``grounding.unmentioned``) becomes the "don't know" sentence naming it. A years- or
     days-between question whose two inputs the passages hold is answered by Hearth's own
-    arithmetic, shown with both inputs cited (``grounding.computed``), whatever the reply said."""
+    arithmetic, shown with both inputs cited (``grounding.computed``), whatever the reply said.
+    ``injection=False`` skips the check for a reply that followed an instruction inside a passage
+    (``check_answer``; on by default: a benchmark's "before" turns it off)."""
     texts = {p.number: p.text for p in passages}
     # the whole chunks: fitting to the token budget may have cut the sentence of an input
     computed = compute(question, {p.number: p.whole or p.text for p in passages})
@@ -79,10 +83,13 @@ def review(
             text, dropped = cite(text, holder), verdict.invalid_citations
             verdict = check(text, texts, system, question, labels=labels, whole=wholes)
             verdict.invalid_citations, verdict.attributed = dropped, True
-    injected = check_answer(
-        text, question, {p.number: p.text for p in passages}, list(verdict.cited)
+    injected = (
+        check_answer(text, question, {p.number: p.text for p in passages}, list(verdict.cited))
+        if injection
+        else None
     )
-    if injected.followed:  # never shown as the answer: the passages, instructions left out
+    # never shown as the answer: the passages, instructions left out
+    if injected is not None and injected.followed:
         log.warning("an answer followed an instruction from a passage: %s", injected.reason)
         verdict.unsupported = [*verdict.unsupported, f"injection: {injected.reason}"]
         shown = passages[:2]

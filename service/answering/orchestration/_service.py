@@ -56,10 +56,12 @@ class Event:
 
 @dataclass(frozen=True)
 class AskOptions:
-    """How to answer: which conversation, collection and template; whether to store it."""
+    """How to answer: which conversation, collection and template; whether to store it;
+    ``speakers``: only those speakers' turns (names or ``Speaker N``, ``Filters.speakers``)."""
 
     conversation_id: int | None = None
     collection: str | None = None
+    speakers: tuple[str, ...] = ()
     record: bool = True
     sampling: SamplingParams | None = None  # default: the configured sampling settings
 
@@ -146,6 +148,10 @@ def prompt_timings(llm: LLMRuntime, to_first: float) -> dict[str, float]:
 class AnswerService:
     """Turns a question into a grounded, cited, replayable answer, on the model a request names
     or routes to. ``llm`` is the pool of loaded models; a bare runtime is wrapped in a pool."""
+
+    #: Whether the review looks for a reply that followed an instruction inside a passage
+    #: (``review(injection=...)``); bench/injection.py's "before" turns it off.
+    check_injection: bool = True
 
     def __init__(
         self,
@@ -297,7 +303,7 @@ class AnswerService:
         condensed = time.perf_counter()
         cid = options.conversation_id
         history = [self._as_prompted(cid, t) for t in history]
-        filters = Filters(collection=options.collection)
+        filters = Filters(collection=options.collection, speakers=options.speakers)
         found = self.retriever.retrieve(standalone, filters=filters)
         found = second_hop(
             self.retriever, standalone, found, self.settings.retrieval.top_k, filters
@@ -439,8 +445,16 @@ class AnswerService:
         self, text: str, passages: list[Passage], question: str = "", system: str = ""
     ) -> tuple[str, Grounding]:
         """The reply reviewed against its passages under the ``grounding.on_fail`` setting (the
-        text shown and the verdict; ``service.answering.grounding.review``)."""
-        return review(text, passages, question, system, self.settings.grounding.on_fail)
+        text shown and the verdict; ``service.answering.grounding.review``; the injection check
+        unless ``check_injection`` is off)."""
+        return review(
+            text,
+            passages,
+            question,
+            system,
+            self.settings.grounding.on_fail,
+            injection=self.check_injection,
+        )
 
     def _record(self, llm: LLMRuntime, turn: _Turn, answer: Answer) -> int:
         cfg = self.settings.retrieval
@@ -463,6 +477,7 @@ class AnswerService:
                 "passage_tokens": cfg.passage_tokens,
                 "method": "hybrid",
                 "collection": turn.filters.collection,
+                "speakers": list(turn.filters.speakers),
             },
             history=turn.history,
             retrieved=[

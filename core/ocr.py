@@ -1,8 +1,12 @@
 """Optical character recognition with rapidocr and the models inside its wheel.
 
 Only rapidocr's bundled default models are used (any other model would be downloaded, which Hearth
-never does). Images whose longer side exceeds ``OcrSettings.max_side`` pixels are scaled down to it
-before recognition; boxes are mapped back to the original image's pixels. The engine lives in a
+never does). rapidocr 3.10 bundles PP-OCRv6 small detection and recognition: one multilingual
+recognition model for Chinese, Japanese, English and the Latin-script European languages (German
+and French read with their umlauts and accents: tests/integration/test_ocr_languages.py), listed
+by ``ocr_languages`` from the wheel's own model routes; ``hearth formats`` says which. Images
+whose longer side exceeds ``OcrSettings.max_side`` pixels are scaled down to it before
+recognition; boxes are mapped back to the original image's pixels. The engine lives in a
 :class:`ModelHolder`: loaded on first use, freed after the configured idle time.
 """
 
@@ -35,6 +39,62 @@ class OcrLine:
     text: str
     box: tuple[int, int, int, int]
     score: float
+
+
+#: Names of rapidocr's language codes, for ``hearth formats`` (a code not named is shown as is).
+LANGUAGE_NAMES = {
+    "ch": "Chinese", "chinese_cht": "Chinese (traditional)", "en": "English",
+    "japan": "Japanese", "af": "Afrikaans", "az": "Azerbaijani", "bs": "Bosnian",
+    "ca": "Catalan", "cs": "Czech", "cy": "Welsh", "da": "Danish", "de": "German",
+    "es": "Spanish", "et": "Estonian", "eu": "Basque", "fi": "Finnish", "fr": "French",
+    "ga": "Irish", "gl": "Galician", "hr": "Croatian", "hu": "Hungarian", "id": "Indonesian",
+    "is": "Icelandic", "it": "Italian", "ku": "Kurdish", "la": "Latin", "lb": "Luxembourgish",
+    "lt": "Lithuanian", "lv": "Latvian", "mi": "Maori", "ms": "Malay", "mt": "Maltese",
+    "nl": "Dutch", "no": "Norwegian", "oc": "Occitan", "pl": "Polish", "pt": "Portuguese",
+    "qu": "Quechua", "rm": "Romansh", "ro": "Romanian", "rs_latin": "Serbian (Latin)",
+    "sk": "Slovak", "sl": "Slovenian", "sq": "Albanian", "sv": "Swedish", "sw": "Swahili",
+    "tl": "Tagalog", "tr": "Turkish", "uz": "Uzbek", "vi": "Vietnamese",
+}  # fmt: skip
+#: Codes that only name a language another code already names (rapidocr's aliases).
+_ALIASES = {"french", "german"}
+
+
+def ocr_languages() -> tuple[str, list[str]]:
+    """(the bundled recognition model, the languages it reads by name) as the installed
+    rapidocr's ``config.yaml`` (its default Rec model) and ``default_models.yaml`` (the
+    languages each model serves) say: ("PP-OCRv6 small", ["Chinese", "English", ...]).
+    ``ModelError`` when rapidocr is not installed or its files say none."""
+    import importlib.util
+    from pathlib import Path
+
+    import yaml
+
+    spec = importlib.util.find_spec("rapidocr")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelError("OCR engine (rapidocr) is not installed")
+    root = Path(next(iter(spec.submodule_search_locations)))
+    try:
+        rec = yaml.safe_load((root / "config.yaml").read_text())["Rec"]
+        version, size = str(rec["ocr_version"]), str(rec["model_type"])
+        routes = yaml.safe_load((root / "default_models.yaml").read_text())["model_routes"]
+        codes = [str(c) for r in routes[version]["rec"][size] for c in r["supported_langs"]]
+    except (OSError, KeyError, TypeError, yaml.YAMLError) as exc:
+        raise ModelError(f"rapidocr's model routes could not be read ({exc})") from exc
+    names = [LANGUAGE_NAMES.get(c, c) for c in dict.fromkeys(codes) if c not in _ALIASES]
+    if not names:
+        raise ModelError(f"rapidocr names no language for its {version} {size} model")
+    return f"{version} {size}", names
+
+
+def ocr_description() -> str:
+    """One line for ``hearth formats``: the engine, its bundled model and the languages it
+    reads ("rapidocr, PP-OCRv6 small (bundled): Chinese, English, ..."); the reason instead
+    when they cannot be read."""
+    try:
+        model, names = ocr_languages()
+    except ModelError as exc:
+        return f"rapidocr ({exc})"
+    return f"rapidocr, {model} (bundled), reads: {', '.join(names)}"
 
 
 def estimate_resident_bytes(settings: OcrSettings) -> int:

@@ -72,6 +72,13 @@ class ImageLoader(ContextLoader):
 
     file_type = "image"
 
+    @property
+    def library(self) -> str:
+        """The OCR engine, its bundled model and the languages it reads (``hearth formats``)."""
+        from core.ocr import ocr_description
+
+        return ocr_description()
+
     def load(self, path: Path) -> list[Section]:
         """Blocks of recognised lines, with page number (1-based) and boxes in pixels."""
         ctx = self.context

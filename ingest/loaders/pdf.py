@@ -70,8 +70,12 @@ class PdfLoader(ContextLoader):
     """PDF pages with their page numbers (1-based); scanned pages through OCR."""
 
     file_type = "pdf"
-    library = "pypdf"
     provenance = "page"
+
+    @property
+    def library(self) -> str:
+        """pypdf, and the OCR that reads scanned pages (its languages: the image line's)."""
+        return "pypdf; pages without a text layer: rapidocr, as for images"
 
     def load(self, path: Path) -> list[Section]:
         """One section per page that has text; OCR blocks (with boxes in points) for the rest."""

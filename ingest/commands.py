@@ -9,7 +9,6 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
@@ -17,9 +16,6 @@ from core.catalogue import Action
 from core.errors import HearthError
 from core.lock import WriterLock
 from core.settings import HearthSettings
-
-if TYPE_CHECKING:
-    pass
 from ingest.files import catalogue_path, iter_files
 from ingest.pipeline import FileResult, IngestPipeline, IngestReport
 from ingest.progress import ProgressBar

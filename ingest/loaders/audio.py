@@ -21,6 +21,7 @@ from core.errors import LoaderError
 from core.speech import Segment
 from core.types import Section
 from ingest.loaders.base import ContextLoader, LoaderContext, handles
+from ingest.loaders.sections import word_runs
 from ingest.speakers.names import adopt_old_names
 from ingest.speakers.recording import encoder_for, segment_speakers
 
@@ -70,25 +71,13 @@ def segment_sections(
 
 
 def _group(segments: list[Segment], max_words: int) -> list[Section]:
-    sections: list[Section] = []
-    group: list[Segment] = []
-    words = 0
+    def cut(group: list[Segment], seg: Segment) -> bool:
+        return seg.end - group[0].start > MAX_SPAN or seg.start - group[-1].end > MAX_PAUSE
 
-    def flush() -> None:
-        if group:
-            text = " ".join(s.text for s in group)
-            sections.append(Section(text, {"start": group[0].start, "end": group[-1].end}))
-
-    for seg in segments:
-        n = len(seg.text.split())
-        too_long = bool(group) and (words + n > max_words or seg.end - group[0].start > MAX_SPAN)
-        if group and (too_long or seg.start - group[-1].end > MAX_PAUSE):
-            flush()
-            group, words = [], 0
-        group.append(seg)
-        words += n
-    flush()
-    return sections
+    return [
+        Section(" ".join(s.text for s in group), {"start": group[0].start, "end": group[-1].end})
+        for group in word_runs(segments, max_words, cut)
+    ]
 
 
 def words_per_section(context: LoaderContext) -> int:

@@ -9,6 +9,7 @@ from statistics import median
 
 from core.ocr import OcrLine
 from core.types import Section
+from ingest.loaders.sections import word_runs
 
 #: A vertical gap larger than this many median line heights starts a new block.
 BLOCK_GAP = 1.0
@@ -41,22 +42,10 @@ def line_sections(
         return []
     height = median(max(1, ln.box[3] - ln.box[1]) for ln in lines)
     sections: list[Section] = []
-    block: list[OcrLine] = []
-    words = 0
-
-    def flush() -> None:
-        if block:
-            boxes = [_scaled(ln.box, scale) for ln in block]
-            prov = {"page": page, "box": _union(boxes), "lines": boxes, **extra}
-            sections.append(Section("\n".join(ln.text for ln in block), prov))
-
-    for line in lines:
-        n = len(line.text.split())
-        gap = line.box[1] - block[-1].box[3] if block else 0
-        if block and (gap > BLOCK_GAP * height or words + n > max_words):
-            flush()
-            block, words = [], 0
-        block.append(line)
-        words += n
-    flush()
+    for block in word_runs(
+        lines, max_words, lambda block, line: line.box[1] - block[-1].box[3] > BLOCK_GAP * height
+    ):
+        boxes = [_scaled(ln.box, scale) for ln in block]
+        prov = {"page": page, "box": _union(boxes), "lines": boxes, **extra}
+        sections.append(Section("\n".join(ln.text for ln in block), prov))
     return sections

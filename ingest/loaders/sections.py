@@ -1,8 +1,42 @@
-"""Building sections under a heading path: shared by every loader that knows headings."""
+"""Building sections: under a heading path (every loader that knows headings), or as runs of
+consecutive pieces of text (a recording's segments, a page's OCR lines)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Protocol, TypeVar
+
 from core.types import Section
+
+
+class _Texted(Protocol):
+    @property
+    def text(self) -> str: ...
+
+
+T = TypeVar("T", bound=_Texted)
+
+
+def word_runs(
+    items: Sequence[T], max_words: int, cut: Callable[[list[T], T], bool]
+) -> list[list[T]]:
+    """``items`` in runs of consecutive ones, in order: a run ends before an item whose words
+    (``text`` split on white space) would take it past ``max_words``, or when ``cut(run, item)``
+    says so (a pause, a gap); an item longer than ``max_words`` is a run of its own. No empty
+    run."""
+    runs: list[list[T]] = []
+    run: list[T] = []
+    words = 0
+    for item in items:
+        n = len(item.text.split())
+        if run and (words + n > max_words or cut(run, item)):
+            runs.append(run)
+            run, words = [], 0
+        run.append(item)
+        words += n
+    if run:
+        runs.append(run)
+    return runs
 
 
 class SectionBuilder:

@@ -5,8 +5,10 @@ from __future__ import annotations
 from core.ocr import OcrLine, _lines, scale_for
 from core.provenance import clock, describe
 from core.speech import Segment
+from core.types import Section
 from ingest.loaders.audio import segment_sections
 from ingest.loaders.ocr_sections import line_sections
+from ingest.loaders.sections import word_runs
 from service.answering.retrieval import Passage
 
 
@@ -108,3 +110,14 @@ def test_a_label_names_the_speaker_only_when_the_recording_has_several_or_a_name
         describe({**span, "speaker": 1, "speakers": 1, "speaker_name": "JFK"}) == "JFK, 0:00–0:11"
     )
     assert describe({**span, "speaker": 1}) == "Speaker 1, 0:00–0:11"  # stored before the count
+
+
+def test_word_runs_end_at_the_word_budget_or_where_cut_says() -> None:
+    items = [Section(t) for t in ("one two", "three", "four five six seven", "STOP eight", "nine")]
+    runs = word_runs(items, 3, lambda run, item: item.text.startswith("STOP"))
+    assert [[i.text for i in run] for run in runs] == [
+        ["one two", "three"],
+        ["four five six seven"],  # longer than the budget: a run of its own
+        ["STOP eight", "nine"],
+    ]
+    assert word_runs([], 3, lambda run, item: True) == []

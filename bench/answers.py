@@ -275,6 +275,19 @@ def table(summary: dict[str, dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def parse_with_data(parser: argparse.ArgumentParser, scratch: str) -> argparse.Namespace:
+    """``parser``'s arguments with ``--data`` (where ``build_base`` builds its knowledge base:
+    ``HEARTH_BENCH_DATA``, else ``scratch``); exits naming the folder when the shared SQuAD data
+    is missing."""
+    parser.add_argument(
+        "--data", type=Path, default=Path(os.environ.get("HEARTH_BENCH_DATA", scratch))
+    )
+    args = parser.parse_args()
+    if not (SHARED / "retrieval" / "squad_dev").is_dir():
+        sys.exit(f"shared data not found at {SHARED}")
+    return args
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--squad", type=int, default=24, help="answerable SQuAD questions")
@@ -285,14 +298,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=REPO / "bench" / "out" / "answers")
     parser.add_argument("--passage-tokens", type=int, default=None, help="new side's budget")
     parser.add_argument("--modes", default="old,new", help="pipelines to run (old,new)")
-    parser.add_argument(
-        "--data",
-        type=Path,
-        default=Path(os.environ.get("HEARTH_BENCH_DATA", "/tmp/hearth-bench-answers")),
-    )
-    args = parser.parse_args()
-    if not (SHARED / "retrieval" / "squad_dev").is_dir():
-        sys.exit(f"shared data not found at {SHARED}")
+    args = parse_with_data(parser, "/tmp/hearth-bench-answers")
     from core.knowledge import KnowledgeBase
     from service.answering.orchestration import AnswerService
     from service.answering.retrieval import Retriever

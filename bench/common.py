@@ -8,6 +8,7 @@ import resource
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("HEARTH_SHARED_DATA", REPO.parent / "shared" / "data"))
@@ -137,12 +138,18 @@ def run_measured(
 
 
 def serve(
-    data_dir: Path, *options: str, env: dict[str, str] | None = None, timeout: float = 300
+    data_dir: Path,
+    *options: str,
+    env: dict[str, str] | None = None,
+    timeout: float = 300,
+    base_env: dict[str, str] | None = None,
+    log: IO[bytes] | None = None,
 ) -> tuple[str, subprocess.Popen[bytes]]:
     """`hearth serve` over ``data_dir`` on a free loopback port, once ``/api/health`` answers:
     (its URL, the process). ``options`` go before ``serve`` (``"--model", NAME``); the
-    environment is this one without its ``HEARTH_*`` variables, plus ``env``; output is
-    discarded. ``SystemExit`` when it exits or is not healthy within ``timeout`` seconds."""
+    environment is ``base_env`` as given (default: this one without its ``HEARTH_*``
+    variables), plus ``env``; output goes to ``log`` (default: discarded). ``SystemExit`` when
+    it exits or is not healthy within ``timeout`` seconds."""
     import socket
     import sys
     import time
@@ -152,15 +159,19 @@ def serve(
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    environ = {k: v for k, v in os.environ.items() if not k.startswith("HEARTH_")}
+    environ = (
+        {k: v for k, v in os.environ.items() if not k.startswith("HEARTH_")}
+        if base_env is None
+        else dict(base_env)
+    )
     environ.update(env or {}, HEARTH_DATA_DIR=str(data_dir), PYTHONPATH=str(REPO))
     cmd = [sys.executable, "-m", "service.cli", *options, "serve"]
     proc = subprocess.Popen(
         [*cmd, "--host", "127.0.0.1", "--port", str(port)],
         env=environ,
         cwd=REPO,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=log or subprocess.DEVNULL,
+        stderr=log or subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + timeout
@@ -172,4 +183,4 @@ def serve(
             pass
         time.sleep(0.5)
     proc.kill()
-    raise SystemExit("hearth serve did not become healthy")
+    raise SystemExit(f"hearth serve did not become healthy (exit code {proc.returncode})")

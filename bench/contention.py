@@ -50,7 +50,7 @@ import threading  # noqa: E402
 import time  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 from pathlib import Path  # noqa: E402
-from typing import IO, Any  # noqa: E402
+from typing import Any  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -258,7 +258,7 @@ class Proc:
     """A child process of the bench (a subject, a load, a server)."""
 
     name: str
-    popen: subprocess.Popen[str]
+    popen: subprocess.Popen[Any]
 
     def cpu_ticks(self) -> int:
         """utime + stime of the process and its waited-for children, in clock ticks."""
@@ -567,47 +567,15 @@ def serve_data(out: Path) -> Path:
 
 
 def start_server(args: argparse.Namespace, data: Path, mode: str) -> tuple[Proc, str]:
-    import socket
+    """`hearth serve` of subject ``mode`` (its environment from the one given, see
+    ``subject_env``), output appended to ``serve-MODE.log``, once healthy (600 s at most)."""
+    from bench.common import serve
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {**subject_env(mode), "HEARTH_DATA_DIR": str(data)}
-    log: IO[str] = (args.out / f"serve-{mode}.log").open("a")
-    popen = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "service.cli",
-            "--model",
-            args.model,
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-        ],
-        env=env,
-        cwd=REPO,
-        stdout=log,
-        stderr=log,
-        text=True,
+    log = (args.out / f"serve-{mode}.log").open("ab")
+    url, popen = serve(
+        data, "--model", args.model, base_env=subject_env(mode), timeout=600, log=log
     )
-    import httpx
-
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 600
-    while time.monotonic() < deadline:
-        if popen.poll() is not None:
-            raise RuntimeError(f"hearth serve exited with {popen.returncode}; see {log.name}")
-        try:
-            if httpx.get(f"{url}/api/health", timeout=2).status_code == 200:
-                return Proc(f"serve {mode}", popen), url
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.5)
-    popen.kill()
-    raise RuntimeError("hearth serve did not become healthy within 600 s")
+    return Proc(f"serve {mode}", popen), url
 
 
 def ask(url: str, question: str) -> dict[str, Any]:

@@ -16,15 +16,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.answers import build_base, interleave, load_items
-from bench.common import SHARED
+from bench.answers import build_base, interleave, load_items, parse_with_data
 
 
 def answer_record(service: Any, item: Any, max_tokens: int) -> dict[str, Any]:
@@ -101,14 +99,7 @@ def main() -> None:
     parser.add_argument("--compare", type=Path, default=None, help="earlier run to compare with")
     parser.add_argument("--models", default="smollm2-135m:12,default:4")
     parser.add_argument("--max-tokens", type=int, default=96)
-    parser.add_argument(
-        "--data",
-        type=Path,
-        default=Path(os.environ.get("HEARTH_BENCH_DATA", "/tmp/hearth-bench-same-answers")),
-    )
-    args = parser.parse_args()
-    if not (SHARED / "retrieval" / "squad_dev").is_dir():
-        sys.exit(f"shared data not found at {SHARED}")
+    args = parse_with_data(parser, "/tmp/hearth-bench-same-answers")
     models = [(m, int(n)) for m, n in (pair.rsplit(":", 1) for pair in args.models.split(","))]
     result = run(models, args.data, args.max_tokens)
     text = json.dumps(result, indent=1, sort_keys=True, ensure_ascii=False) + "\n"

@@ -34,8 +34,9 @@ def request_key(mode: str, what: str, paths: list[str]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def version_key(version: str, template_version: int, model_sha256: str) -> str:
-    """Which versions of documents, prompts and model made the result: 32 hex digits."""
+def version_key(version: str, template_version: str, model_sha256: str) -> str:
+    """Which versions of documents, prompts (:attr:`Prompts.version`) and model made the
+    result: 32 hex digits."""
     text = f"{version}\0{template_version}\0{model_sha256}"
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 

@@ -28,7 +28,9 @@ def run_mode(settings: HearthSettings, request: WholeRequest, as_json: bool) -> 
     stop = threading.Event()
     done: dict[str, Any] = {}
     try:
-        service = WholeDocService(hearth.kb, hearth.pool, settings.data_dir / "wholedoc")
+        service = WholeDocService(
+            hearth.kb, hearth.pool, settings.data_dir / "wholedoc", hearth.embedder
+        )
         job = service.prepare(request)
         bar = None
         try:

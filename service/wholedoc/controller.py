@@ -42,7 +42,9 @@ class WholeDocRequest:
 
 def service_of(hearth: Hearth) -> WholeDocService:
     """The whole-document service of a running Hearth (results in DATA_DIR/wholedoc)."""
-    return WholeDocService(hearth.kb, hearth.pool, hearth.settings.data_dir / "wholedoc")
+    return WholeDocService(
+        hearth.kb, hearth.pool, hearth.settings.data_dir / "wholedoc", hearth.embedder
+    )
 
 
 def prepared(hearth: Hearth, data: WholeDocRequest) -> tuple[WholeDocService, Job]:

@@ -20,12 +20,13 @@ from typing import TypeVar
 
 from core.text import SENTENCE_GAP_BEFORE_CAPITAL
 from service.llm.base import ChatMessage
-from service.wholedoc import prompts
 from service.wholedoc.cache import CallMemo
+from service.wholedoc.prompts import Prompts
 from service.wholedoc.selection import ChunkText, DocumentText
 from service.wholedoc.support import (
     Unit,
     clean_line,
+    facts,
     fold,
     same_item,
     sentences,
@@ -38,20 +39,33 @@ T = TypeVar("T")
 Generate = Callable[[list[ChatMessage], int], str]
 CountTokens = Callable[[str], int]
 Steps = Generator[tuple[int, int], None, T]
+#: ``(queries, texts) -> cosines[i][j]`` of text j to query i (the embedder's unit vectors).
+Relevance = Callable[[list[str], list[str]], list[list[float]]]
 
 #: Tokens a map reply may take; kept free in every group's context.
 MAP_TOKENS = 200
+#: Tokens a summarise map reply may take per excerpt (one key-fact line each).
+LINE_TOKENS = 40
 #: Tokens of excerpts one group holds at most: small models read shorter groups better, and
 #: the cost of prompt evaluation is the same whichever way the chunks are grouped.
 GROUP_TOKENS = 1536
 #: Tokens of the prompts' fixed text and the chat template, and per excerpt's number.
 PROMPT_OVERHEAD = 160
 PER_EXCERPT = 6
-#: Sentences asked per map group and of the final summary.
-MAP_SENTENCES = 4
+#: Key-fact lines a summary shows without an overview; more are reduced to one of at most
+#: this many sentences (the key lines stay listed under it).
 FINAL_SENTENCES = 8
 #: Share of a line's content words its supporting sentence must hold.
 MIN_SUPPORT = 0.6
+#: An extract item that names no word of what is asked is about it when its sentence's cosine
+#: (the embedder's) to what is asked is at least RELEVANT_COSINE, or to a sentence of the
+#: documents that names it at least LIKE_NAMED_COSINE. Tuned on the bench's dev split (MiniLM:
+#: "deadlines" against a deadline phrased without the word 0.21-0.28, against other clauses at
+#: most 0.19; such a deadline against one naming the word 0.76-0.79, other clauses at most 0.42).
+RELEVANT_COSINE = 0.25
+LIKE_NAMED_COSINE = 0.6
+#: Sentences naming what is asked that unnamed items are compared with, at most.
+MAX_NAMED = 16
 
 
 class Stopped(Exception):
@@ -78,6 +92,10 @@ class Run:
     reduce_rounds: int = 0
     #: Calls answered by a stored reply to the same prompt (no model call).
     reused: int = 0
+    #: Extract items the model listed that are not about what was asked (dropped).
+    irrelevant: int = 0
+    #: Summary lines taken from an excerpt because no line of the model's held for it.
+    stand_ins: int = 0
 
 
 def counting(count: CountTokens) -> CountTokens:
@@ -154,8 +172,12 @@ class MapReduce:
         n_ctx: int,
         stopped: Callable[[], bool] | None = None,
         memo: CallMemo | None = None,
+        prompts: Prompts | None = None,
+        relevance: Relevance | None = None,
     ) -> None:
         self.generate = generate
+        self.prompts = prompts or Prompts.defaults()
+        self.relevance = relevance
         self.count = count
         self.n_ctx = n_ctx
         self.budget = group_budget(n_ctx)
@@ -183,6 +205,12 @@ class MapReduce:
         restating or copying its excerpts needs no more than they hold)."""
         return min(MAP_TOKENS, max(64, sum(self.count(c.text) for c in group)))
 
+    def _line_tokens(self, group: list[ChunkText]) -> int:
+        """Tokens a summarise map reply may take: :data:`LINE_TOKENS` per excerpt (one line
+        each), within what the context leaves after the prompt; at least 64."""
+        prompt = sum(self.count(c.text) + PER_EXCERPT for c in group) + PROMPT_OVERHEAD
+        return max(64, min(LINE_TOKENS * len(group), self.n_ctx - prompt))
+
     def plan(self, documents: Sequence[DocumentText], mix: bool = False) -> list[list[ChunkText]]:
         """The map groups of ``documents``: each document's chunks in order, never mixed unless
         ``mix`` (extract: its items are cited per chunk, so small documents such as a folder of
@@ -196,27 +224,40 @@ class MapReduce:
 
     # -- summarise -----------------------------------------------------------------------
 
-    def summarise(self, documents: Sequence[DocumentText]) -> Steps[list[Statement]]:
-        """Cited sentences summarising every chunk of ``documents``."""
+    def summarise(
+        self, documents: Sequence[DocumentText]
+    ) -> Steps[tuple[list[Statement], list[Statement]]]:
+        """The key fact of every chunk of ``documents`` (one cited line per excerpt, in
+        document order; an excerpt no model line holds for gives its :func:`key_sentence`)
+        and, when there are more than :data:`FINAL_SENTENCES` of them, a cited
+        overview reduced from them."""
         planned = self.plan(documents)
         self.run.groups = len(planned)
         found: list[Statement] = []
         for done, group in enumerate(planned, start=1):
             reply = self._call(
-                prompts.summarise_messages([c.text for c in group], MAP_SENTENCES),
-                self._reply_tokens(group),
+                self.prompts.summarise([c.text for c in group]), self._line_tokens(group)
             )
             kept = self._grounded(
                 _lines(reply), units_of((c.chunk_id, c.text) for c in group), _haystacks(group)
             )
-            if not kept:  # nothing the model wrote holds: the group's lead sentence stands in
-                lead = next((s for c in group for s in sentences(c.text)[:1]), "")
-                kept = [Statement(lead, [group[0].chunk_id])] if lead else []
+            # An excerpt no kept line cites is still summarised: its sentence stating the most
+            # names and numbers stands in (the model skipped it, or wrote what does not hold).
+            cited = {k for st in kept for k in st.chunks}
+            for c in group:
+                stand_in = key_sentence(c.text) if c.chunk_id not in cited else ""
+                if stand_in:
+                    kept.append(Statement(stand_in, [c.chunk_id]))
+                    self.run.stand_ins += 1
+            order = {c.chunk_id: i for i, c in enumerate(group)}
+            kept.sort(key=lambda st: min(order.get(k, len(order)) for k in st.chunks))
             for statement in kept:
                 _add(found, statement)
             yield done, len(planned)
+        if len(found) <= FINAL_SENTENCES:
+            return found, []
         texts = {c.chunk_id: fold(c.text) for d in documents for c in d.chunks}
-        return self._reduce(found, texts)
+        return found, self._reduce(found, texts)
 
     def _grounded(
         self, lines: list[str], units: list[Unit], haystacks: dict[int, str]
@@ -237,8 +278,8 @@ class MapReduce:
             self.run.reduce_rounds += 1
             reduced: list[Statement] = []
             for batch in batches:
-                n = FINAL_SENTENCES if len(batches) == 1 else MAP_SENTENCES
-                reply = self._call(prompts.reduce_messages([s.text for s in batch], n), MAP_TOKENS)
+                n = FINAL_SENTENCES
+                reply = self._call(self.prompts.reduce([s.text for s in batch]), MAP_TOKENS)
                 units = [Unit(s.text, tuple(s.chunks)) for s in batch]
                 hay = {k: v for s in batch for k in s.chunks if (v := texts.get(k))}
                 kept = self._grounded(_lines(reply), units, hay) or batch[:n]
@@ -260,13 +301,20 @@ class MapReduce:
         planned = self.plan(documents, mix=True)
         self.run.groups = len(planned)
         terms = _terms(what)
+        named = list(
+            dict.fromkeys(
+                u.text
+                for d in documents
+                for u in units_of((c.chunk_id, c.text) for c in d.chunks)
+                if terms and _names_all(terms, u.text)
+            )
+        )[:MAX_NAMED]
         found: list[Statement] = []
         for done, group in enumerate(planned, start=1):
             units = units_of((c.chunk_id, c.text) for c in group)
             hay = _haystacks(group)
             reply = self._call(
-                prompts.extract_messages([c.text for c in group], what),
-                self._reply_tokens(group),
+                self.prompts.extract([c.text for c in group], what), self._reply_tokens(group)
             )
             hits: list[Unit] = []
             for line in _lines(reply):
@@ -275,6 +323,9 @@ class MapReduce:
                     self.run.dropped += 1
                     continue
                 hits.append(best.unit)
+            relevant = self._relevant(what, terms, named, hits)
+            self.run.irrelevant += len(hits) - len(relevant)
+            hits = relevant
             # Sentences naming what is asked for are items too, whether the model copied them
             # or not (a small model skips some; every chunk is read either way).
             hits += [u for u in units if terms and _names_all(terms, u.text)]
@@ -282,6 +333,28 @@ class MapReduce:
                 _add(found, Statement(unit.text, list(unit.keys)))
             yield done, len(planned)
         return found
+
+    def _relevant(
+        self, what: str, terms: list[str], named: list[str], hits: list[Unit]
+    ) -> list[Unit]:
+        """The items the model listed that are about ``what``: every name and number of
+        ``what`` (as :func:`facts` finds them: numbers, capitalised words after the first) in
+        the item's sentence, and the sentence naming a word of ``what`` or (with an embedder)
+        close to ``what`` or to one of the ``named`` sentences (those naming every word of
+        ``what``; see :data:`RELEVANT_COSINE`)."""
+        names = facts(what)
+        hits = [u for u in hits if all(_has_word(n, u.text) for n in names)]
+        unnamed = [u for u in hits if not any(_names_any(t, u.text) for t in terms)]
+        if not unnamed or self.relevance is None:
+            return [u for u in hits if u not in unnamed]
+        scores = self.relevance([what, *named], [u.text for u in unnamed])
+        close = {
+            u
+            for j, u in enumerate(unnamed)
+            if scores[0][j] >= RELEVANT_COSINE
+            or any(row[j] >= LIKE_NAMED_COSINE for row in scores[1:])
+        }
+        return [u for u in hits if u not in unnamed or u in close]
 
     # -- compare -------------------------------------------------------------------------
 
@@ -302,9 +375,7 @@ class MapReduce:
         overview: list[Statement] = []
         for start in range(0, len(lines), 24):
             part = different[start : start + 24]
-            reply = self._call(
-                prompts.compare_messages(lines[start : start + 24], MAP_SENTENCES), MAP_TOKENS
-            )
+            reply = self._call(self.prompts.compare(lines[start : start + 24]), MAP_TOKENS)
             units = [Unit(_change_line(c), tuple(c.chunks)) for c in part]
             hay = {k: v for c in part for k in c.chunks if (v := texts.get(k))}
             for statement in self._grounded(_lines(reply), units, hay):
@@ -322,6 +393,23 @@ def _terms(what: str) -> list[str]:
                 break
         out.append(word)
     return out
+
+
+def key_sentence(text: str) -> str:
+    """The sentence of ``text`` stating the most names and numbers (the first of equals; the
+    first sentence when none states any); "" when ``text`` has no sentence."""
+    found = sentences(text)
+    if not found:
+        return ""
+    return max(found, key=lambda s: (len(facts(s)), -found.index(s)))
+
+
+def _has_word(word: str, text: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(word)}(?!\w)", fold(text)) is not None
+
+
+def _names_any(term: str, text: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(term)}", fold(text)) is not None
 
 
 def _names_all(terms: list[str], text: str) -> bool:

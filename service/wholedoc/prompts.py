@@ -1,69 +1,122 @@
-"""The map and reduce prompts of whole-document modes; their version keys the cache."""
+"""The map and reduce prompts of whole-document modes: versioned templates of the catalogue
+(``wholedoc-summarise``, ``wholedoc-reduce``, ``wholedoc-extract``, ``wholedoc-compare``, seeded
+by migration 0009), so a new active version of any of them keys new cached results.
+
+The templates are Jinja2 over the variables every template has (see
+:mod:`service.templates.service`): ``sources`` are the numbered excerpts, statements or changes
+(``number``, ``label``, ``text``, ``path``) and ``question`` is what an ``extract`` lists. The
+default texts are package data, ``service/answering/prompting/defaults/0009/``; they stand in
+when the catalogue has no such template (a unit test without a database).
+"""
 
 from __future__ import annotations
 
+import hashlib
+import json
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from core.errors import NotFoundError
+from service.answering.prompting import render_parts
 from service.llm.base import ChatMessage
+from service.templates.service import TemplateService, content_hash
 
-#: Bumped whenever a prompt below changes: cached results of older prompts are not reused.
-TEMPLATE_VERSION = 1
-
-SUMMARISE_SYSTEM = (
-    "You summarise excerpts of a document for its owner. Write at most {n} short sentences "
-    "stating the main facts of the excerpts, with their names, dates and numbers. Use only what "
-    "the excerpts say. End each sentence with the number of the excerpt it comes from, like [2]."
-)
-REDUCE_SYSTEM = (
-    "You combine numbered statements about a document into a summary of at most {n} sentences. "
-    "Keep the most important facts, with their names, dates and numbers, and use only what the "
-    "statements say. End each sentence with the numbers of the statements it comes from, like [3]."
-)
-EXTRACT_SYSTEM = (
-    "You find items in excerpts of a document. Copy every {what} the excerpts mention, one per "
-    "line, each line starting with '- ' and ending with its excerpt number like [2]. Copy the "
-    "words of the excerpt. If the excerpts mention none, write NONE."
-)
-COMPARE_SYSTEM = (
-    "You are told the changes between two versions of a document, one per numbered line. Say in "
-    "at most {n} sentences what changed, with the names, dates and numbers. End each sentence "
-    "with the numbers of the lines it comes from, like [2]."
-)
+NAMES = ("wholedoc-summarise", "wholedoc-reduce", "wholedoc-extract", "wholedoc-compare")
+#: The migration whose default texts stand in for a template the catalogue lacks.
+DEFAULTS_REVISION = "0009"
 
 
-def numbered(texts: list[str]) -> str:
-    """``[1] text`` lines, numbered from 1."""
-    return "\n\n".join(f"[{i}] {t.strip()}" for i, t in enumerate(texts, start=1))
+@dataclass(frozen=True)
+class Template:
+    """One template version: its two parts and where it came from."""
+
+    name: str
+    version: int
+    system: str
+    user: str
+
+    @property
+    def content_hash(self) -> str:
+        """sha256 of the two parts (as the catalogue stores it)."""
+        return content_hash(self.system, self.user)
 
 
-def summarise_messages(excerpts: list[str], sentences: int) -> list[ChatMessage]:
-    """The map prompt of ``summarise`` over one group of excerpts."""
-    return [
-        {"role": "system", "content": SUMMARISE_SYSTEM.format(n=sentences)},
-        {"role": "user", "content": f"Excerpts:\n{numbered(excerpts)}\n\nSummarise the excerpts."},
+def default(name: str) -> Template:
+    """The packaged default text of template ``name`` (version 0: not from the catalogue)."""
+    folder = Path(str(resources.files("service"))) / "answering" / "prompting" / "defaults"
+    parts = [
+        (folder / DEFAULTS_REVISION / f"{name}.{part}.txt")
+        .read_text(encoding="utf-8")
+        .removesuffix("\n")
+        for part in ("system", "user")
     ]
+    return Template(name, 0, parts[0], parts[1])
 
 
-def reduce_messages(statements: list[str], sentences: int) -> list[ChatMessage]:
-    """The reduce prompt of ``summarise`` over partial results."""
-    return [
-        {"role": "system", "content": REDUCE_SYSTEM.format(n=sentences)},
-        {"role": "user", "content": f"Statements:\n{numbered(statements)}\n\nSummarise them."},
-    ]
+class Prompts:
+    """The active version of each whole-document template, rendered into chat messages."""
 
+    def __init__(self, templates: dict[str, Template]) -> None:
+        missing = [n for n in NAMES if n not in templates]
+        if missing:
+            raise ValueError(f"templates missing: {', '.join(missing)}")
+        self.templates = templates
 
-def extract_messages(excerpts: list[str], what: str) -> list[ChatMessage]:
-    """The map prompt of ``extract`` ("every ``what``") over one group of excerpts."""
-    return [
-        {"role": "system", "content": EXTRACT_SYSTEM.format(what=what)},
-        {
-            "role": "user",
-            "content": f"Excerpts:\n{numbered(excerpts)}\n\nList every {what} in the excerpts.",
-        },
-    ]
+    @classmethod
+    def defaults(cls) -> Prompts:
+        """The packaged default texts."""
+        return cls({name: default(name) for name in NAMES})
 
+    @classmethod
+    def active(cls, service: TemplateService) -> Prompts:
+        """The active versions in the catalogue; a template it lacks takes its default text."""
+        out = {}
+        for name in NAMES:
+            try:
+                v = service.get(name)
+                out[name] = Template(name, v.version, v.system, v.user)
+            except NotFoundError:
+                out[name] = default(name)
+        return cls(out)
 
-def compare_messages(changes: list[str], sentences: int) -> list[ChatMessage]:
-    """The reduce prompt of ``compare`` over the changes found."""
-    return [
-        {"role": "system", "content": COMPARE_SYSTEM.format(n=sentences)},
-        {"role": "user", "content": f"Changes:\n{numbered(changes)}\n\nWhat changed?"},
-    ]
+    @property
+    def version(self) -> str:
+        """What keys cached results: 16 hex digits over every template's content hash."""
+        blob = json.dumps({n: t.content_hash for n, t in sorted(self.templates.items())})
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+    def versions(self) -> dict[str, int]:
+        """Template name -> version number (0: the packaged default)."""
+        return {n: t.version for n, t in self.templates.items()}
+
+    def _messages(self, name: str, texts: list[str], question: str = "") -> list[ChatMessage]:
+        tpl = self.templates[name]
+        variables: dict[str, Any] = {
+            "question": question,
+            "sources": [
+                {"number": i, "label": f"[{i}]", "text": t.strip(), "path": ""}
+                for i, t in enumerate(texts, start=1)
+            ],
+            "history": [],
+            "language": "English",
+        }
+        system, user = render_parts(tpl.system, tpl.user, variables)
+        return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+    def summarise(self, excerpts: list[str]) -> list[ChatMessage]:
+        """The map prompt of ``summarise`` over one group of excerpts."""
+        return self._messages("wholedoc-summarise", excerpts)
+
+    def reduce(self, statements: list[str]) -> list[ChatMessage]:
+        """The reduce prompt of ``summarise`` over partial results."""
+        return self._messages("wholedoc-reduce", statements)
+
+    def extract(self, excerpts: list[str], what: str) -> list[ChatMessage]:
+        """The map prompt of ``extract`` ("every ``what``") over one group of excerpts."""
+        return self._messages("wholedoc-extract", excerpts, what)
+
+    def compare(self, changes: list[str]) -> list[ChatMessage]:
+        """The prompt of ``compare`` over the changes found."""
+        return self._messages("wholedoc-compare", changes)

@@ -20,7 +20,6 @@ from service.answering.schemas import AskRequest
 from service.bridge import Abandoned, in_thread, run_in_thread
 from service.errors import error_body
 from service.llm.queue import Ticket
-from service.wholedoc import prompts
 from service.wholedoc.intent import detect, wants_mode
 from service.wholedoc.service import Event, Job, WholeDocService
 
@@ -43,7 +42,9 @@ def routed_job(
     request = detect(question, names)
     if request is None:
         return None
-    service = WholeDocService(hearth.kb, hearth.pool, hearth.settings.data_dir / "wholedoc")
+    service = WholeDocService(
+        hearth.kb, hearth.pool, hearth.settings.data_dir / "wholedoc", hearth.embedder
+    )
     return service, service.prepare(replace(request, collection=collection, model=model))
 
 
@@ -58,7 +59,11 @@ def as_answer(result: dict[str, Any], question: str) -> dict[str, Any]:
         "sampling": {"temperature": 0.0},
         "timings": result["timings"],
         "standalone_question": question,
-        "template": {"name": f"wholedoc-{result['mode']}", "version": prompts.TEMPLATE_VERSION},
+        "template": {
+            "name": f"wholedoc-{result['mode']}",
+            "version": result.get("templates", {}).get(f"wholedoc-{result['mode']}", 0),
+            "content_version": result["template_version"],
+        },
         "grounding": {
             "grounded": True,
             "mode": result["mode"],

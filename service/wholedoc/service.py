@@ -11,14 +11,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from core.embedder import Embedder
 from core.errors import ConflictError, InvalidInputError, OverloadedError
 from core.knowledge import KnowledgeBase
 from service.llm.base import ChatMessage, PromptStats, SamplingParams
 from service.llm.pool import ModelPool, ModelSlot
 from service.llm.queue import Abandoned, Ticket
-from service.wholedoc import mapreduce, prompts, selection
+from service.templates.service import TemplateService
+from service.wholedoc import mapreduce, selection
 from service.wholedoc.cache import ResultCache, request_key, version_key
-from service.wholedoc.mapreduce import CountTokens, MapReduce, Statement, Stopped, counting
+from service.wholedoc.mapreduce import (
+    CountTokens,
+    MapReduce,
+    Relevance,
+    Statement,
+    Stopped,
+    counting,
+)
+from service.wholedoc.prompts import Prompts
 from service.wholedoc.selection import MAX_DOCUMENTS, ChunkText, DocumentText, select
 
 MODES = ("summarise", "extract", "compare")
@@ -95,6 +105,7 @@ class Job:
     groups: list[list[ChunkText]]
     estimate_s: float
     count: CountTokens
+    prompts: Prompts
     cached: dict[str, Any] | None = None
     prompt: dict[str, float] = field(default_factory=dict)
     statements: list[Statement] = field(default_factory=list)
@@ -103,12 +114,31 @@ class Job:
 
 class WholeDocService:
     """Runs whole-document requests on a knowledge base and a model pool; results cached in
-    ``folder`` (``DATA_DIR/wholedoc``)."""
+    ``folder`` (``DATA_DIR/wholedoc``). The prompts are the active versions of the catalogue's
+    ``wholedoc-*`` templates; ``embedder`` (optional) scores an ``extract`` item that names no
+    word of what is asked against it (without one such items are dropped)."""
 
-    def __init__(self, kb: KnowledgeBase, pool: ModelPool, folder: Path) -> None:
+    def __init__(
+        self,
+        kb: KnowledgeBase,
+        pool: ModelPool,
+        folder: Path,
+        embedder: Embedder | None = None,
+    ) -> None:
         self.kb = kb
         self.pool = pool
         self.cache = ResultCache(folder)
+        self.templates = TemplateService(kb.db)
+        self.relevance: Relevance | None = None
+        if embedder is not None:
+            model = embedder
+
+            def relevance(queries: list[str], texts: list[str]) -> list[list[float]]:
+                vectors = model.embed_questions([*queries, *texts])
+                cosines = vectors[: len(queries)] @ vectors[len(queries) :].T
+                return [[float(x) for x in row] for row in cosines]
+
+            self.relevance = relevance
 
     def prepare(self, request: WholeRequest) -> Job:
         """The job of a request: documents chosen, cache looked up, time estimated.
@@ -124,17 +154,16 @@ class WholeDocService:
         slot = self.pool.select(request.model)
         llm = slot.runtime
         req_key = request_key(request.mode, request.what, [d.path for d in documents])
-        ver_key = version_key(
-            selection.version_key(documents), prompts.TEMPLATE_VERSION, llm.model_sha256()
-        )
+        prompts = Prompts.active(self.templates)
+        ver_key = version_key(selection.version_key(documents), prompts.version, llm.model_sha256())
         count = counting(llm.count_tokens)
-        runner = MapReduce(lambda m, n: "", count, llm.n_ctx)
+        runner = MapReduce(lambda m, n: "", count, llm.n_ctx, prompts=prompts)
         planned = (
             runner.plan(documents, mix=request.mode == "extract")
             if request.mode != "compare"
             else [list(d.chunks) for d in documents]
         )
-        job = Job(request, documents, slot, req_key, ver_key, planned, 0.0, count)
+        job = Job(request, documents, slot, req_key, ver_key, planned, 0.0, count, prompts)
         if not request.refresh:
             job.cached = self.cache.get(request.mode, req_key, ver_key)
         job.estimate_s = 0.0 if job.cached else self._estimate(job)
@@ -189,7 +218,15 @@ class WholeDocService:
 
         generate = self._generator(job, ticket, stop)
         memo = self.cache.calls(job.slot.runtime.model_sha256(), read=not job.request.refresh)
-        runner = MapReduce(generate, job.count, job.slot.runtime.n_ctx, stop.is_set, memo)
+        runner = MapReduce(
+            generate,
+            job.count,
+            job.slot.runtime.n_ctx,
+            stop.is_set,
+            memo,
+            job.prompts,
+            self.relevance,
+        )
         yield Event(
             "progress",
             {
@@ -226,7 +263,7 @@ class WholeDocService:
         kept on the job."""
         request = job.request
         if request.mode == "summarise":
-            job.statements = yield from runner.summarise(job.documents)
+            job.statements, job.overview = yield from runner.summarise(job.documents)
         elif request.mode == "extract":
             job.statements = yield from runner.extract(job.documents, request.what)
         else:
@@ -300,12 +337,15 @@ class WholeDocService:
             "sources": sources,
             "documents": [d.as_dict() for d in job.documents],
             "model": job.slot.runtime.model_name,
-            "template_version": prompts.TEMPLATE_VERSION,
+            "template_version": job.prompts.version,
+            "templates": job.prompts.versions(),
             "groups": runner.run.groups,
             "model_calls": runner.run.calls,
             "reused_calls": runner.run.reused,
             "reduce_rounds": runner.run.reduce_rounds,
             "dropped": runner.run.dropped,
+            "irrelevant": runner.run.irrelevant,
+            "stand_ins": runner.run.stand_ins,
             "chunks_read": sum(len(d.chunks) for d in job.documents),
             "timings": {
                 "total_s": round(seconds, 3),
@@ -333,8 +373,13 @@ def render(
     mode = job.request.mode
     head = f"[{mode} mode: read all {read} chunks of {names} in {run.groups} group(s)]"
     if mode == "summarise":
-        body = " ".join(f"{i['text']} {_cite(i)}" for i in items)
-        return f"{head}\n{body}" if items else f"{head}\nNothing could be summarised."
+        if not items:
+            return f"{head}\nNothing could be summarised."
+        if not overview:
+            return f"{head}\n" + " ".join(f"{i['text']} {_cite(i)}" for i in items)
+        lines = "\n".join(f"- {i['text']} {_cite(i)}" for i in items)
+        body = " ".join(f"{o['text']} {_cite(o)}" for o in overview)
+        return f"{head}\n{body}\nKey facts, in document order:\n{lines}"
     if mode == "extract":
         what = job.request.what
         if not items:

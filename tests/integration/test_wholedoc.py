@@ -16,9 +16,12 @@ from core.errors import InvalidInputError, NotFoundError
 from core.knowledge import KnowledgeBase
 from core.settings import HearthSettings
 from ingest.pipeline import IngestPipeline
+from samples.pdf import write_pdf
 from service.llm.planner import plan_from_settings
 from service.llm.pool import ModelPool
 from service.llm.queue import Abandoned
+from service.templates.service import TemplateService
+from service.wholedoc.prompts import NAMES, default
 from service.wholedoc.selection import select
 from service.wholedoc.service import Event, Job, WholeDocService, WholeRequest
 from tests.integration.conftest import backend_settings
@@ -68,7 +71,7 @@ def library(tmp_path_factory: pytest.TempPathFactory, embedder: Embedder) -> Ite
     (root / "lease.md").write_text(lease_text())
     assert pipeline.ingest_file(root / "lease.md").action != "failed"
     pool = ModelPool.load(settings, plan_from_settings(settings))
-    service = WholeDocService(kb, pool, settings.data_dir / "wholedoc")
+    service = WholeDocService(kb, pool, settings.data_dir / "wholedoc", embedder)
     yield Library(root, settings, kb, pipeline, service)
     pool.close()
     kb.close()
@@ -188,6 +191,72 @@ def test_compare_finds_the_changes_and_cites_both_versions(library: Library) -> 
         assert paths == {str(old), str(new)}, change
     added = [i for i in done["items"] if i.get("kind") == "added"]
     assert any("Ines Varga" in i["text"] for i in added)
+
+
+#: One finding a page, amid background sentences: a summary must read every page.
+PAGES = [
+    ("Kelby", "3,351"),
+    ("Harwick", "4,468"),
+    ("Dunmore", "5,585"),
+    ("Felling", "6,702"),
+    ("Astley", "7,819"),
+]
+
+
+@pytest.mark.slow
+def test_a_summary_of_a_multi_page_pdf_cites_at_least_three_pages(library: Library) -> None:
+    path = library.root / "depots.pdf"
+    write_pdf(
+        path,
+        [
+            [
+                ("", f"The {place} depot"),
+                ("", "The warehouse stores grain for the cooperative."),
+                ("", f"The {place} depot handled {amount} tonnes of grain in 2026."),
+                ("", "Deliveries are logged in the front office."),
+            ]
+            for place, amount in PAGES
+        ],
+    )
+    assert library.pipeline.ingest_file(path).action != "failed"
+    job, events = run(library.service, WholeRequest("summarise", (str(path),)))
+    done = events[-1].data
+    assert done["chunks_read"] >= len(PAGES) and len(job.groups) >= 2
+    sources = {s["number"]: s for s in done["sources"]}
+    pages = {sources[n]["provenance"].get("page") for i in done["items"] for n in i["citations"]}
+    assert len(pages - {None}) >= 3, done["answer"]
+    for item in done["items"]:  # each line's names and numbers are on a page it cites
+        cited = " ".join(sources[n]["text"] for n in item["citations"])
+        numbers = [w.strip(".,;:()[]") for w in item["text"].split() if w[:1].isdigit()]
+        assert all(n in cited for n in numbers), item
+
+
+@pytest.mark.slow
+def test_a_new_template_version_invalidates_the_cached_result(library: Library) -> None:
+    templates = TemplateService(library.kb.db)
+    for name in NAMES:  # seeded by migration 0009 from the packaged defaults
+        seeded = templates.get(name)
+        assert seeded.version == 1 and seeded.note == "default"
+        assert (seeded.system, seeded.user) == (default(name).system, default(name).user)
+    path = library.root / "memo-template.md"
+    path.write_text(MEMO.format(day="9 June 2027"))
+    library.pipeline.ingest_file(path)
+    request = WholeRequest("summarise", (str(path),))
+    _, first = run(library.service, request)
+    assert first[-1].data["templates"]["wholedoc-summarise"] == 1
+    assert library.service.prepare(request).cached is not None
+    v1 = templates.get("wholedoc-summarise")
+    templates.add_version(
+        "wholedoc-summarise", v1.system + " Be brief.", v1.user, "test", activate=True
+    )
+    try:
+        job = library.service.prepare(request)
+        assert job.cached is None, "a result of the older template must not be reused"
+        assert job.prompts.templates["wholedoc-summarise"].version == 2
+        assert job.prompts.summarise(["x"])[0]["content"].endswith("Be brief.")
+    finally:
+        templates.activate("wholedoc-summarise", 1)
+    assert library.service.prepare(request).cached is not None, "version 1 again: reused"
 
 
 def test_bad_requests_name_the_field(

@@ -94,6 +94,83 @@ def test_extract_drops_unsupported_items_and_merges_duplicates() -> None:
     assert not any("Zeta" in t for t in texts) and runner.run.dropped == 2
 
 
+def test_extract_keeps_only_items_about_what_is_asked() -> None:
+    doc = DocumentText(
+        1,
+        "/d/doc1.md",
+        "sha",
+        (
+            chunk(0, "Invoice 17 from Acme Ltd is due on 3 June. Invoice 18 from Birch is paid."),
+            chunk(1, "The permit is due on 4 May 2027. Clause 3 applies to tenant number 6."),
+        ),
+    )
+    listed = "- Invoice 17 from Acme Ltd [1]\n- Invoice 18 from Birch [1]"
+    runner = scripted([listed])
+    items = drain(runner.extract([doc], "invoices from Acme"))
+    assert [i.text for i in items] == ["Invoice 17 from Acme Ltd is due on 3 June."]
+    assert runner.run.irrelevant == 1  # Birch's: supported, but not from Acme
+
+    cosines = {  # to "deadlines", and to the sentence naming a deadline
+        "The permit is due on 4 May 2027.": (0.1, 0.7),
+        "Clause 3 applies to tenant number 6.": (0.1, 0.3),
+        "The fee is payable before 9 May 2027.": (0.3, 0.2),
+    }
+    seen: list[list[str]] = []
+
+    def relevance(queries: list[str], texts: list[str]) -> list[list[float]]:
+        seen.append(queries)
+        return [[cosines[t][i] for t in texts] for i in range(len(queries))]
+
+    doc = DocumentText(
+        1,
+        "/d/lease.md",
+        "sha",
+        (
+            chunk(0, "Deadline: the deposit is paid by 1 May 2027. The roof is slate."),
+            chunk(1, "The permit is due on 4 May 2027. Clause 3 applies to tenant number 6."),
+            chunk(2, "The fee is payable before 9 May 2027."),
+        ),
+    )
+    listed = (
+        "- The permit is due on 4 May 2027 [2]\n- Clause 3 applies to tenant number 6 [2]\n"
+        "- The fee is payable before 9 May 2027 [3]"
+    )
+    runner = MapReduce(lambda m, n: listed, words, 560, relevance=relevance)
+    items = drain(runner.extract([doc], "deadlines"))
+    assert [i.text for i in items] == [
+        "Deadline: the deposit is paid by 1 May 2027.",  # names it: listed by code
+        "The permit is due on 4 May 2027.",  # like the named sentence
+        "The fee is payable before 9 May 2027.",  # close to "deadlines"
+    ]
+    assert seen == [["deadlines", "Deadline: the deposit is paid by 1 May 2027."]]
+    assert runner.run.irrelevant == 1
+    runner = MapReduce(lambda m, n: listed, words, 560)  # no embedder: unnamed items dropped
+    assert [i.text for i in drain(runner.extract([doc], "deadlines"))] == [items[0].text]
+
+
+def test_summarise_keeps_a_key_line_per_excerpt_and_an_overview_only_when_long() -> None:
+    texts = [f"The depot number {i} handled {1000 + i} tonnes of grain." for i in range(10)]
+    doc = DocumentText(1, "/d/r.md", "sha", tuple(chunk(i, t) for i, t in enumerate(texts)))
+    asked: list[list[ChatMessage]] = []
+
+    def generate(messages: list[ChatMessage], n: int) -> str:
+        asked.append(messages)
+        if "Statements:" in messages[1]["content"]:
+            return "Depot number 0 handled 1000 tonnes of grain [1]. Depot 7 sank at Harbour."
+        lines = messages[1]["content"].removeprefix("Excerpts:\n").split("\n\n")[:-1]
+        # each excerpt restated on a line of its own, in reverse order
+        return "\n".join(reversed([line.replace("The depot", "Depot") for line in lines]))
+
+    runner = MapReduce(generate, words, 4096)
+    items, overview = drain(runner.summarise([doc]))
+    assert [i.chunks for i in items] == [[100 + i] for i in range(10)], "document order"
+    assert len(asked) == 2 and [o.chunks for o in overview] == [[100]]
+    assert runner.run.dropped == 1  # "Depot 7 sank ...": no statement says it
+    short = DocumentText(1, "/d/s.md", "sha", doc.chunks[:3])
+    items, overview = drain(MapReduce(generate, words, 4096).summarise([short]))
+    assert len(items) == 3 and overview == []
+
+
 def test_compare_pairs_changed_sentences_and_cites_both_sides() -> None:
     a = DocumentText(1, "/a.md", "x", (chunk(0, "Notice is thirty days. Pay is monthly.", 1),))
     b = DocumentText(

@@ -57,20 +57,6 @@ def run_hidden(run: Any) -> bool:
     return rgb is not None and str(rgb).upper() == "FFFFFF"
 
 
-def visible_paragraph_text(paragraph: Any) -> tuple[str, int]:
-    """A python-docx paragraph's visible text and the count of hidden characters left out."""
-    from docx.text.run import Run
-
-    parts: list[str] = []
-    hidden = 0
-    for item in paragraph.iter_inner_content():
-        if isinstance(item, Run) and run_hidden(item):
-            hidden += len(item.text)
-        else:
-            parts.append(item.text)
-    return "".join(parts).strip(), hidden
-
-
 def record_hidden(sections: list[Section], hidden_chars: int) -> list[Section]:
     """Note in the first section's provenance how much hidden text was left out."""
     if hidden_chars and sections:

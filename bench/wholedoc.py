@@ -334,6 +334,8 @@ class Bench:
 
     def row(self, mode: str, figure: str, whole: float, topk: float | None, **extra: Any) -> None:
         self.rows.append({"mode": mode, "figure": figure, "whole": whole, "topk": topk, **extra})
+        if self.args.verbose:  # as it comes: a long run stopped half-way keeps its figures
+            print(f"row: {json.dumps(self.rows[-1])}", flush=True)
 
     def raw_seconds(self, job: Any, messages_of: Any) -> float:
         """Raw prompt evaluation of each group's prompt (1 token generated, no KV reuse)."""
@@ -391,9 +393,16 @@ class Bench:
             topk_sum += topk_s
             per.append(f"{len(hits)}/{len(key_facts)}")
             if args.verbose:
-                print(f"--- {name}: {per[-1]}\n{summary['answer']}\n", flush=True)
+                print(
+                    f"--- {name}: {per[-1]}, {summary['stand_ins']} stand-in line(s), "
+                    f"{summary['dropped']} dropped, {whole_s:.0f} s\n{summary['answer']}\n",
+                    flush=True,
+                )
             if r == 0:
                 timing = self.timing(job, summary, whole_s, path, text, key_facts)
+                if args.verbose:
+                    shown = {k: v for k, v in timing.items() if k != "summary"}
+                    print(f"time: {json.dumps(shown)}", flush=True)
         self.row(
             "summarise",
             "key-fact recall",

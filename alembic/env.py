@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import create_engine
 
 import core.db  # noqa: F401 - every model registers on Base.metadata
@@ -22,40 +24,30 @@ def _url() -> str:
     return load_settings().sqlalchemy_url
 
 
-def run_migrations_offline() -> None:
+def _migrate(**target: Any) -> None:
+    """Run the migrations on ``target`` (``connection=`` or, offline, ``url=``)."""
     context.configure(
-        url=_url(),
         target_metadata=target_metadata,
-        literal_binds=True,
         render_as_batch=True,
         include_object=include_object,
+        **target,
     )
     with context.begin_transaction():
         context.run_migrations()
 
 
+def run_migrations_offline() -> None:
+    _migrate(url=_url(), literal_binds=True)
+
+
 def run_migrations_online() -> None:
     connection = config.attributes.get("connection")
     if connection is not None:
-        context.configure(
-            connection=connection,
-            target_metadata=target_metadata,
-            render_as_batch=True,
-            include_object=include_object,
-        )
-        with context.begin_transaction():
-            context.run_migrations()
+        _migrate(connection=connection)
         return
     engine = create_engine(_url())
     with engine.begin() as conn:
-        context.configure(
-            connection=conn,
-            target_metadata=target_metadata,
-            render_as_batch=True,
-            include_object=include_object,
-        )
-        with context.begin_transaction():
-            context.run_migrations()
+        _migrate(connection=conn)
     engine.dispose()
 
 

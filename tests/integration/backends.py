@@ -200,22 +200,32 @@ class Service:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def _spawn(
-    argv: list[str], prefix: str, env: dict[str, str] | None = None
-) -> tuple[subprocess.Popen[str], IO[str], Path]:
-    folder = Path(tempfile.mkdtemp(prefix=prefix))
+def _serve(argv: list[str], folder: Path, port: int, health: str, what: str) -> Service:
+    """Start ``argv`` in ``folder`` (its output in ``folder/server.log``) and wait until
+    ``GET health`` on ``port`` answers 200; the process is killed if it never does."""
     log = (folder / "server.log").open("w+")
+    env = {**os.environ, "ANONYMIZED_TELEMETRY": "False"}
     proc = subprocess.Popen(
         argv, stdout=log, stderr=subprocess.STDOUT, text=True, env=env, cwd=folder
     )
-    return proc, log, folder
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait(
+            lambda: httpx.get(f"{url}{health}", timeout=2).status_code == 200,
+            proc,
+            what,
+            folder / "server.log",
+        )
+    except BaseException:
+        proc.kill()
+        raise
+    return Service(url, proc, log, folder)
 
 
 def start_chroma() -> Service:
     """``chroma run`` (the chromadb package's server) on a free loopback port."""
     port = free_port()
     chroma = Path(sys.executable).with_name("chroma")
-    env = {**os.environ, "ANONYMIZED_TELEMETRY": "False"}
     folder = Path(tempfile.mkdtemp(prefix="hearth-chroma-"))
     argv = [
         str(chroma),
@@ -227,22 +237,7 @@ def start_chroma() -> Service:
         "--port",
         str(port),
     ]
-    log = (folder / "server.log").open("w+")
-    proc = subprocess.Popen(
-        argv, stdout=log, stderr=subprocess.STDOUT, text=True, env=env, cwd=folder
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait(
-            lambda: httpx.get(f"{url}/api/v2/heartbeat", timeout=2).status_code == 200,
-            proc,
-            "chroma run",
-            folder / "server.log",
-        )
-    except BaseException:
-        proc.kill()
-        raise
-    return Service(url, proc, log, folder)
+    return _serve(argv, folder, port, "/api/v2/heartbeat", "chroma run")
 
 
 def start_llama_server(model_path: Path, alias: str = MODEL_ALIAS, n_ctx: int = 4096) -> Service:
@@ -265,19 +260,8 @@ def start_llama_server(model_path: Path, alias: str = MODEL_ALIAS, n_ctx: int = 
         "--n_threads",
         str(os.cpu_count() or 2),
     ]
-    proc, log, folder = _spawn(argv, "hearth-llama-")
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait(
-            lambda: httpx.get(f"{url}/v1/models", timeout=2).status_code == 200,
-            proc,
-            "llama_cpp.server",
-            folder / "server.log",
-        )
-    except BaseException:
-        proc.kill()
-        raise
-    return Service(url, proc, log, folder)
+    folder = Path(tempfile.mkdtemp(prefix="hearth-llama-"))
+    return _serve(argv, folder, port, "/v1/models", "llama_cpp.server")
 
 
 @dataclass

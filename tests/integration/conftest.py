@@ -10,7 +10,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
@@ -19,7 +19,11 @@ from core.embedder import Embedder, create_embedder
 from core.knowledge import KnowledgeBase
 from core.settings import HearthSettings, load_settings
 from ingest.pipeline import IngestPipeline
+from samples.mailserver import Dovecot, running_dovecot, why_no_dovecot
 from tests.integration import backends
+
+if TYPE_CHECKING:
+    import openai
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -92,6 +96,20 @@ def pipeline(kb: KnowledgeBase, embedder: Embedder) -> IngestPipeline:
 free_port = backends.free_port
 
 
+#: Why no dovecot can run here (None when one can); the mail modules' skip mark.
+NO_DOVECOT = why_no_dovecot()
+needs_dovecot = pytest.mark.skipif(NO_DOVECOT is not None, reason=NO_DOVECOT or "")
+
+
+@pytest.fixture(scope="module")
+def dovecot() -> Iterator[Dovecot]:
+    """A real dovecot on loopback for one module (samples/mailserver.py), stopped and deleted
+    after it; a module that needs messages in it seeds them in a fixture of the same name that
+    takes this one."""
+    with running_dovecot() as server:
+        yield server
+
+
 def hearth_env(data_dir: Path, **extra: str) -> dict[str, str]:
     """Environment for a `hearth` subprocess on ``data_dir`` (and the backends of this pass)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("HEARTH_")}
@@ -117,6 +135,18 @@ def run_hearth(
     )
 
 
+def spawn_hearth(data_dir: Path, *args: str) -> subprocess.Popen[bytes]:
+    """Start the real `hearth` command in the background (its output discarded), for a test
+    that stops or kills it part-way."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "service.cli", *args],
+        env=hearth_env(data_dir),
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
 @dataclass
 class Server:
     """A `hearth serve` process on a loopback port."""
@@ -128,6 +158,12 @@ class Server:
     def client(self, timeout: float = 300) -> httpx.Client:
         """An HTTP client for this server."""
         return httpx.Client(base_url=self.url, timeout=timeout)
+
+    def openai_client(self, api_key: str = "unused") -> openai.OpenAI:
+        """The openai SDK pointed at this server's ``/v1`` (no retries: a refusal shows)."""
+        import openai
+
+        return openai.OpenAI(base_url=f"{self.url}/v1", api_key=api_key, max_retries=0)
 
     def output(self) -> tuple[str, str]:
         """Stop the server and return its stdout and stderr."""
@@ -185,6 +221,15 @@ def start_server(data_dir: Path, model: str = "smollm2-135m", **env: str) -> Ser
         time.sleep(0.5)
     proc.kill()
     raise RuntimeError("hearth serve did not become healthy within 300 s")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """`hearth serve` with the small bundled model on an empty data directory, for one module;
+    a module that needs documents or other settings defines its own ``server``."""
+    srv = start_server(tmp_path_factory.mktemp("server") / "data", model="smollm2-135m")
+    yield srv
+    srv.stop()
 
 
 def metric(text: str, name: str, **labels: str) -> float:

@@ -3,19 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.integration.conftest import Server, run_hearth, start_server
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = start_server(tmp_path_factory.mktemp("lib") / "data", model="smollm2-135m")
-    yield srv
-    srv.stop()
+from tests.integration.conftest import Server, run_hearth
 
 
 def test_upload_ingests_into_a_collection_and_delete_clears_it(server: Server) -> None:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -12,7 +10,7 @@ import pytest
 
 from core.knowledge import KnowledgeBase
 from core.settings import load_settings
-from tests.integration.conftest import REPO, hearth_env, run_hearth
+from tests.integration.conftest import run_hearth, spawn_hearth
 
 PARAGRAPH = (
     "Record {i}: the harbour crane number {i} lifted {w} tonnes of timber on a {d} morning, "
@@ -31,13 +29,7 @@ def make_corpus(folder: Path, files: int = 60) -> None:
 def test_kill_during_ingest_then_restart_repairs_and_completes(tmp_path: Path) -> None:
     make_corpus(tmp_path / "corpus")
     data = tmp_path / "data"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "ingest", "-q", str(tmp_path / "corpus")],
-        env=hearth_env(data),
-        cwd=REPO,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    proc = spawn_hearth(data, "ingest", "-q", str(tmp_path / "corpus"))
     # Kill once the catalogue holds some documents but before the batch is done.
     deadline = time.monotonic() + 240
     db = data / "catalogue.db"

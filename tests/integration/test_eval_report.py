@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from service.evaluation.report import LAST_REPORT
-from tests.integration.conftest import Server, start_server
+from tests.integration.conftest import Server
 
 pytestmark = pytest.mark.embedded_only("reads the eval report file only: one pass")
 
@@ -46,13 +45,6 @@ REPORT: dict[str, Any] = {
     },
     "seconds": 73.2,
 }
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = start_server(tmp_path_factory.mktemp("eval") / "data", model="smollm2-135m")
-    yield srv
-    srv.stop()
 
 
 def report_path(server: Server) -> Path:

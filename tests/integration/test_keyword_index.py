@@ -8,8 +8,6 @@ server), where the same assertions hold against the database's own full-text sea
 from __future__ import annotations
 
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -24,7 +22,7 @@ from core.keywords import open_keyword_index
 from core.knowledge import KnowledgeBase
 from ingest.pipeline import IngestPipeline
 from service.answering.retrieval import Retriever
-from tests.integration.conftest import REPO, backend_settings, hearth_env
+from tests.integration.conftest import backend_settings, spawn_hearth
 from tests.integration.old_catalogues import store_document, upgrade_to
 
 LONG_BODY = " ".join(
@@ -168,13 +166,7 @@ def test_a_killed_ingest_leaves_keyword_index_and_catalogue_in_step(tmp_path: Pa
         (corpus / f"log{i:03d}.txt").write_text(body)
     data = tmp_path / "data"
     settings = backend_settings(data)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "ingest", "-q", str(corpus)],
-        env=hearth_env(data),
-        cwd=REPO,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    proc = spawn_hearth(data, "ingest", "-q", str(corpus))
     db = Database(settings.sqlalchemy_url)
     try:
         deadline = time.monotonic() + 300

@@ -6,32 +6,22 @@ no line of the server's DEBUG log."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from samples.mailserver import (
-    PASSWORD,
-    USER,
-    Dovecot,
-    make_message,
-    running_dovecot,
-    why_no_dovecot,
-)
-from tests.integration.conftest import start_server
+from samples.mailserver import PASSWORD, USER, Dovecot, make_message
+from tests.integration.conftest import needs_dovecot, start_server
 
-REASON = why_no_dovecot()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
+pytestmark = needs_dovecot
 
 
 @pytest.fixture(scope="module")
-def dovecot() -> Iterator[Dovecot]:
-    """A dovecot with three messages in INBOX."""
-    with running_dovecot() as server:
-        server.append([make_message(i, f"Greeting {i}", f"Hello number {i}.") for i in range(3)])
-        yield server
+def dovecot(dovecot: Dovecot) -> Dovecot:
+    """The module's dovecot with three messages in INBOX."""
+    dovecot.append([make_message(i, f"Greeting {i}", f"Hello number {i}.") for i in range(3)])
+    return dovecot
 
 
 def mail_documents(client: httpx.Client) -> list[dict[str, object]]:

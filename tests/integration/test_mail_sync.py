@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import threading
 import time
-from collections.abc import Iterator
 
 import pytest
 
@@ -23,24 +22,10 @@ from ingest.mail.keys import parse_key
 from ingest.mail.sync import MailSync
 from ingest.mail.transport import MailAuthError, MailServerError, check_transport
 from ingest.pipeline import FileResult, IngestPipeline
-from samples.mailserver import (
-    PASSWORD,
-    USER,
-    Dovecot,
-    make_message,
-    running_dovecot,
-    why_no_dovecot,
-)
+from samples.mailserver import PASSWORD, USER, Dovecot, make_message
+from tests.integration.conftest import needs_dovecot
 
-REASON = why_no_dovecot()
-pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
-
-
-@pytest.fixture(scope="module")
-def dovecot() -> Iterator[Dovecot]:
-    """A dovecot for this module (stopped and deleted after it)."""
-    with running_dovecot() as server:
-        yield server
+pytestmark = needs_dovecot
 
 
 def new_folder(dovecot: Dovecot, name: str) -> str:

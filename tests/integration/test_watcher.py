@@ -16,6 +16,7 @@ from ingest.pipeline import IngestPipeline
 from tests.integration.watching import (
     catalogue_state,
     chunk_ids_of,
+    chunk_texts_of,
     ledger_actions,
     note,
     settle,
@@ -95,7 +96,7 @@ def test_a_file_written_slowly_is_ingested_once_complete(
                 time.sleep(0.3)  # pieces arrive slower than the watcher's event tick
         settle(w, kb, folder)
         assert ledger_actions(kb, slow) == ["added"]  # one ingest, not one per piece
-        text = " ".join(_texts(kb, slow))
+        text = " ".join(chunk_texts_of(kb, slow))
         assert all(p.strip() in text for p in pieces)
 
 
@@ -162,19 +163,3 @@ def _shas(folder: Path) -> dict[Path, str]:
     from ingest.files import sha256_of
 
     return {p: sha256_of(p) for p in sorted(folder.rglob("*.txt"))}
-
-
-def _texts(kb: KnowledgeBase, path: Path) -> list[str]:
-    from sqlalchemy import select
-
-    from core.db.models import Chunk, Document
-
-    with kb.db.session() as s:
-        return list(
-            s.scalars(
-                select(Chunk.text)
-                .join(Document, Chunk.document_id == Document.id)
-                .where(Document.path == str(path.resolve()))
-                .order_by(Chunk.ordinal)
-            )
-        )

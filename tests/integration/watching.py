@@ -103,16 +103,26 @@ def assert_content_matches(kb: KnowledgeBase, folder: Path) -> None:
             assert owners == {path}, (marker, owners)
 
 
+def _chunks_of(kb: KnowledgeBase, path: Path) -> list[tuple[int, str]]:
+    """(id, text) of each chunk of the document at ``path``, in order."""
+    with kb.db.session() as s:
+        rows = s.execute(
+            select(Chunk.id, Chunk.text)
+            .join(Document, Chunk.document_id == Document.id)
+            .where(Document.path == str(path.resolve()))
+            .order_by(Chunk.ordinal)
+        )
+        return [(chunk_id, text) for chunk_id, text in rows]
+
+
 def chunk_ids_of(kb: KnowledgeBase, path: Path) -> set[int]:
     """The chunk ids of the document at ``path``."""
-    with kb.db.session() as s:
-        return set(
-            s.scalars(
-                select(Chunk.id)
-                .join(Document, Chunk.document_id == Document.id)
-                .where(Document.path == str(path.resolve()))
-            )
-        )
+    return {chunk_id for chunk_id, _ in _chunks_of(kb, path)}
+
+
+def chunk_texts_of(kb: KnowledgeBase, path: Path) -> list[str]:
+    """The chunk texts of the document at ``path``, in order."""
+    return [text for _, text in _chunks_of(kb, path)]
 
 
 def ledger_actions(kb: KnowledgeBase, path: Path) -> list[str]:

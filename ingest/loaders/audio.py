@@ -103,6 +103,6 @@ class AudioLoader(ContextLoader):
         if not settings.diarization.enabled:
             return segment_sections(transcript.segments, words_per_section(self.context))
         encoder = encoder_for(self.context.speech, settings)
-        speakers = segment_speakers(path, transcript.segments, encoder)
+        segments, speakers = segment_speakers(path, transcript.segments, encoder)
         adopt_old_names(settings)  # names given before 0008; the commit writes them in
-        return segment_sections(transcript.segments, words_per_section(self.context), speakers)
+        return segment_sections(segments, words_per_section(self.context), speakers)

@@ -16,6 +16,7 @@ that are very alike; turn boundaries are found to about half a window (0.5-0.8 s
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -49,6 +50,10 @@ SPLIT_TRIES = 3
 SPLIT_DISTANCE = 0.05
 SPLIT_SHARE = 0.2
 SPLIT_CHANGES = 0.2
+#: A segment is cut at a change of speaker more than this far (s) inside it.
+CUT_INSIDE = 0.6
+#: Where a segment's text may be cut: after a sentence's or clause's end mark and its blank.
+_CUT = re.compile(r"(?<=[.!?;,])\s+")
 #: Silero VAD options: pauses of 0.3 s part regions, so a window rarely spans two turns.
 MIN_SILENCE_MS = 300
 SPEECH_PAD_MS = 100
@@ -241,3 +246,33 @@ def assign(segments: list[Segment], turns: list[Turn]) -> list[int]:
         else:
             speakers.append(1)
     return speakers
+
+
+def split_at_turns(segments: list[Segment], turns: list[Turn]) -> list[Segment]:
+    """``segments`` with each one that spans a change of speaker (more than ``CUT_INSIDE`` s
+    inside it) cut there: Whisper writes one segment across two people's turns when the pause
+    between them is short. Its text is cut at the punctuation nearest the change's share of
+    its time (speech runs at an even pace), its time at the change; a segment without such
+    punctuation stays whole."""
+    changes = [a.end for a, b in itertools.pairwise(turns) if a.speaker != b.speaker]
+    out: list[Segment] = []
+    for seg in segments:
+        inside = [t for t in changes if seg.start + CUT_INSIDE < t < seg.end - CUT_INSIDE]
+        pieces = [seg]
+        for t in inside:
+            last = pieces[-1]
+            cuts = [m.end() for m in _CUT.finditer(last.text.strip())]
+            if not cuts:
+                break
+            text = last.text.strip()
+            at = (t - last.start) / (last.end - last.start) * len(text)
+            cut = min(cuts, key=lambda c: abs(c - at))
+            head, tail = text[:cut].strip(), text[cut:].strip()
+            if not head or not tail:
+                continue
+            pieces[-1:] = [
+                replace(last, end=t, text=head, tokens=()),
+                replace(last, start=t, text=tail, tokens=()),
+            ]
+        out += pieces
+    return out

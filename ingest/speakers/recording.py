@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from core.speech import CHANNEL_NAMES, channels_differ, decode
 from core.voiceprint import SpeakerEncoder
-from ingest.speakers.diarize import assign, diarize
+from ingest.speakers.diarize import Turn, assign, diarize, split_at_turns
 
 if TYPE_CHECKING:
     from core.settings import HearthSettings
@@ -32,26 +32,36 @@ def encoder_for(owner: object, settings: HearthSettings) -> SpeakerEncoder:
     return encoder
 
 
-def segment_speakers(path: Path, segments: list[Segment], encoder: SpeakerEncoder) -> list[int]:
-    """The speaker (from 1) of each segment of ``path``'s transcript; ``LoaderError`` naming the
-    file when it cannot be decoded."""
+def segment_speakers(
+    path: Path, segments: list[Segment], encoder: SpeakerEncoder
+) -> tuple[list[Segment], list[int]]:
+    """The segments of ``path``'s transcript, each one spanning a change of speaker cut there
+    (``split_at_turns``), and the speaker (from 1) of each; ``LoaderError`` naming the file
+    when it cannot be decoded."""
     if not segments:
-        return []
+        return [], []
     settings = encoder.settings
     left, right = decode(path, path.name, split_stereo=True)
-    raw: list[tuple[str, int]]
-    if any(s.channel for s in segments) and channels_differ(left, right):
-        found: dict[int, tuple[str, int]] = {}
-        for channel, samples in zip(CHANNEL_NAMES, (left, right), strict=True):
-            idx = [i for i, s in enumerate(segments) if s.channel == channel]
-            turns = diarize(samples, encoder, settings)
-            for i, who in zip(idx, assign([segments[i] for i in idx], turns), strict=True):
-                found[i] = (channel, who)
-        raw = [found.get(i, ("", 1)) for i in range(len(segments))]
+    mixed = not (any(s.channel for s in segments) and channels_differ(left, right))
+    turns_of: dict[str | None, list[Turn]] = {}
+    if mixed:
+        turns_of[None] = diarize((left + right) / 2, encoder, settings)
     else:
-        turns = diarize((left + right) / 2, encoder, settings)
-        raw = [("", who) for who in assign(segments, turns)]
+        for channel, samples in zip(CHANNEL_NAMES, (left, right), strict=True):
+            turns_of[channel] = diarize(samples, encoder, settings)
+    out: list[Segment] = []
+    raw: list[tuple[str, int]] = []
+    for seg in segments:  # in their order, each cut where its channel's speaker changes
+        key = None if mixed else seg.channel
+        if key not in turns_of:  # a segment of no channel in a recording read per channel
+            out.append(seg)
+            raw.append(("", 1))
+            continue
+        turns = turns_of[key]
+        pieces = split_at_turns([seg], turns)
+        out += pieces
+        raw += [(key or "", who) for who in assign(pieces, turns)]
     order: dict[tuple[str, int], int] = {}
-    for key in raw:
-        order.setdefault(key, len(order) + 1)
-    return [order[key] for key in raw]
+    for speaker in raw:
+        order.setdefault(speaker, len(order) + 1)
+    return out, [order[speaker] for speaker in raw]

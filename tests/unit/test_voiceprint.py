@@ -14,7 +14,7 @@ from core.errors import ModelError
 from core.settings import DiarizationSettings
 from core.speech import Segment
 from core.voiceprint import EMBEDDING_SIZE, SpeakerEncoder, mel_filters
-from ingest.speakers.diarize import Turn, assign, cluster
+from ingest.speakers.diarize import Turn, assign, cluster, split_at_turns
 
 
 def test_mel_filters_match_faster_whispers_librosa_copy() -> None:
@@ -102,3 +102,19 @@ def test_a_cluster_of_two_alike_voices_is_split_when_they_keep_to_their_turns(se
     # The same windows in a random order: no two groups keep to turns, one speaker.
     shuffled = windows[np.random.default_rng(9).permutation(len(windows))]
     assert set(cluster(shuffled, 0, 0.33)) == {0}
+
+
+def test_a_segment_across_two_turns_is_cut_where_the_speaker_changes() -> None:
+    turns = [Turn(0.0, 4.0, 1), Turn(4.3, 10.0, 2), Turn(10.2, 12.0, 2)]
+    seg = Segment(0.5, 9.5, "We fix the roof first. The budget says windows, and doors too.")
+    cut = split_at_turns([seg], turns)
+    assert [(s.start, s.end, s.text) for s in cut] == [
+        (0.5, 4.0, "We fix the roof first."),
+        (4.0, 9.5, "The budget says windows, and doors too."),
+    ]
+    assert assign(cut, turns) == [1, 2]
+    # No change of speaker inside, or none far enough inside, or no punctuation: kept whole.
+    inside_one = [Segment(4.5, 9.0, "The budget, and doors."), Segment(3.7, 8.0, "Roof. Budget.")]
+    assert split_at_turns(inside_one, turns) == inside_one
+    bare = [Segment(0.5, 9.5, "we fix the roof first the budget says windows")]
+    assert split_at_turns(bare, turns) == bare

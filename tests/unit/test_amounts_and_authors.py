@@ -5,7 +5,7 @@ date (what a document's head says of it; what a question says of a document)."""
 from __future__ import annotations
 
 from service.answering.grounding import compute
-from service.answering.retrieval import dates_named, head_of, people_named
+from service.answering.retrieval import dates_named, head_of, people_named, titles_named
 
 DELIVERY = (
     "MEMORANDUM\nMay 5, 2023\nTo Whom it May Concern:\n"
@@ -85,3 +85,10 @@ def test_a_question_names_a_document_by_its_author_or_date() -> None:
     assert dates_named("What did the May 5, 2023 memo say?") == [(5, 5, 2023)]
     assert dates_named("On what date were the blankets delivered?") == []
     assert dates_named("What happened on January 23, 2023?") == []
+
+
+def test_a_quoted_subject_names_its_document() -> None:
+    email = head_of("From: Alice <a@x.org>\nSubject: Email with Attachment\nHello", {})
+    assert email.titles == {"email with attachment"}
+    assert titles_named("Who sent the e-mail 'Email with Attachment'?") == ["email with attachment"]
+    assert titles_named("What does Alice's e-mail to Bob's team say?") == []

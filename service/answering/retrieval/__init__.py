@@ -7,8 +7,8 @@ sentences left out, ``merge_identical``, ``split_sentences``, ``lexical_scores``
 ``SentenceVectors``); a filter by speaker checked (``check_speakers``); context fitting in tokens
 (``check_fits``, ``counted_tokens``, ``prompt_tokens``, ``overflow``,
 ``ContextOverflowError``); what names a document in a question and in the document's head
-(``people_named``, ``dates_named``, ``head_of``, ``Head``). The ``_modules`` are private.
-Retrieval does not import grounding.
+(``people_named``, ``dates_named``, ``titles_named``, ``head_of``, ``Head``). The
+``_modules`` are private. Retrieval does not import grounding.
 """
 
 from service.answering.retrieval._context import (
@@ -18,7 +18,13 @@ from service.answering.retrieval._context import (
     overflow,
     prompt_tokens,
 )
-from service.answering.retrieval._documents import Head, dates_named, head_of, people_named
+from service.answering.retrieval._documents import (
+    Head,
+    dates_named,
+    head_of,
+    people_named,
+    titles_named,
+)
 from service.answering.retrieval._multihop import bridge_names, second_hop
 from service.answering.retrieval._passages import (
     GAP,
@@ -61,4 +67,5 @@ __all__ = [
     "reciprocal_rank_fusion",
     "second_hop",
     "split_sentences",
+    "titles_named",
 ]

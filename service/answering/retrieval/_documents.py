@@ -7,8 +7,9 @@ place, not the answer); a document named by its name is kept past ``min_score`` 
 margin ("Who signed the memo?" scores the memo's chunk far below an e-book's "signed"), one
 named by its kind alone past ``min_score`` only.
 
-By its author or sender and by its date too: "the e-mail from Mallori", "Alice's e-mail to
-Bob", "the paper by Backus", "the memo of May 5, 2023", "the e-mail dated 21 December 2022".
+By its author or sender, its quoted subject or title, and its date too: "the e-mail from
+Mallori", "Alice's e-mail to Bob", "the paper by Backus", "the memo of May 5, 2023", "the e-mail
+dated 21 December 2022", "the e-mail 'Email with Attachment'" (its Subject).
 A person is matched to what a document's head says of it (an e-mail's From, a memo's "FROM:"
 line, an "Author:" or "By ..." line) and to its file name's words ("a1977-backus-p21.pdf"); a
 date to an e-mail's Date, a "Date:" line or a date standing alone on one of the head's first
@@ -89,6 +90,13 @@ _AUTHOR_LINE = re.compile(
     re.IGNORECASE,
 )
 _DATE_LINE = re.compile(r"^\s*(?:date|sent|dated)\s*:\s*(.+)$", re.IGNORECASE)
+_TITLE_LINE = re.compile(r"^\s*(?:subject|title|re)\s*:\s*(.+)$", re.IGNORECASE)
+#: A title quoted in a question: "the e-mail 'Email with Attachment'" (not a possessive's
+#: apostrophe: the quote opens after a blank and closes before one or a stop).
+_QUOTED = re.compile(
+    r"(?:(?<=\s)|^)['\"“‘](?P<title>[^'\"“”‘’]{3,120}?)['\"”’]"
+    r"(?=\s|[,:;)]|\?|\.|!|$)"
+)
 #: A month and day without a year ("March 3", "3 March", "the 3rd of March").
 _MONTHS = (
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
@@ -123,6 +131,7 @@ class Head:
 
     people: frozenset[str] = frozenset()
     dates: frozenset[tuple[int, int, int]] = frozenset()
+    titles: frozenset[str] = frozenset()  # its subject or title, folded, spaces collapsed
 
 
 @dataclass(frozen=True)
@@ -179,6 +188,10 @@ def _person_words(text: str) -> set[str]:
     return words - STOP_WORDS - CALENDAR_WORDS - {"mr", "mrs", "ms", "dr", "prof"}
 
 
+def _title(text: str) -> str:
+    return " ".join(_PIECE.findall(fold(text)))
+
+
 def _day(value: dt.date) -> tuple[int, int, int]:
     return (value.month, value.day, value.year)
 
@@ -189,13 +202,16 @@ def head_of(text: str, provenance: dict[str, Any]) -> Head:
     "Date:" lines among the first ``HEAD_LINES``, a date standing alone on one of them."""
     people = _person_words(str(provenance.get("from") or provenance.get("author") or ""))
     days = {_day(d) for _, d, _ in dates(str(provenance.get("date") or ""))}
+    titles = {_title(str(provenance.get(k) or "")) for k in ("message", "title", "subject")}
     for line in text.splitlines()[:HEAD_LINES]:
         if m := _AUTHOR_LINE.match(line):
             people |= _person_words(m.group(1))
+        if m := _TITLE_LINE.match(line):
+            titles.add(_title(m.group(1)))
         in_line = dates(line)
         if _DATE_LINE.match(line) or (in_line and len(line.split()) <= 4):
             days |= {_day(d) for _, d, _ in in_line}
-    return Head(frozenset(people), frozenset(days))
+    return Head(frozenset(people), frozenset(days), frozenset(titles - {""}))
 
 
 def people_named(question: str) -> list[set[str]]:
@@ -209,6 +225,12 @@ def people_named(question: str) -> list[set[str]]:
         if words:
             out.append(words)
     return out
+
+
+def titles_named(question: str) -> list[str]:
+    """The titles a question quotes, folded ("the e-mail 'Email with Attachment'" ->
+    ["email with attachment"])."""
+    return [t for m in _QUOTED.finditer(question) if (t := _title(m.group("title")))]
 
 
 def dates_named(question: str) -> list[tuple[int, int, int | None]]:
@@ -307,7 +329,9 @@ class DocumentNames:
         ids = tuple(sorted(i for i, n in score.items() if n >= MIN_SHARE and n == best))
         by = dict.fromkeys(ids, "file name")
         written = self._written(question, pieces, extensions)
-        if written:
+        if written and "title" in written.values():
+            ids = tuple(sorted(written))  # a quoted title outranks words of file names
+        elif written:
             both = tuple(i for i in ids if i in written)
             ids = both or tuple(sorted(set(ids) | set(written)))
             by = {i: written.get(i) or by[i] for i in ids}
@@ -320,15 +344,20 @@ class DocumentNames:
     def _written(
         self, question: str, pieces: dict[int, set[str]], extensions: tuple[str, ...]
     ) -> dict[int, str]:
-        """The documents a question names by their author or sender and by their date (id ->
-        "author", "date" or "author and date"), among those of the kind it names if any; each
-        person or date naming at most ``MAX_PERSON`` documents. A person matches a document
+        """The documents a question names by a quoted subject or title (id -> "title"), else
+        by their author or sender and by their date (id -> "author", "date" or "author and
+        date"), among those of the kind it names if any; each title, person or date naming at
+        most ``MAX_PERSON`` documents. A person matches a document
         whose head names them or whose file name holds one of their words."""
         people, days = people_named(question), dates_named(question)
-        if not people and not days:
+        titles = set(titles_named(question))
+        if not people and not days and not titles:
             return {}
         heads = self._heads
         candidates = set(pieces) if extensions else set(self._pieces)
+        titled = {i for i in candidates if titles & heads.get(i, Head()).titles}
+        if 0 < len(titled) <= MAX_PERSON:  # a quoted subject or title names its document
+            return dict.fromkeys(sorted(titled), "title")
         matched: dict[int, str] = {}
         by_person: set[int] | None = None
         for words in people:

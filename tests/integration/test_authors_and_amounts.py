@@ -75,6 +75,8 @@ def test_documents_named_by_sender_and_date_come_first(
     assert set(named.by.values()) == {"author"} and len(named.document_ids) == 1
     dated = retriever.documents.named(BY_DATE)
     assert set(dated.by.values()) == {"date"} and len(dated.document_ids) == 1
+    titled = retriever.documents.named("Who wrote the e-mail 'Roof repairs'?")  # the Subject
+    assert set(titled.by.values()) == {"title"} and len(titled.document_ids) == 2, titled
 
 
 @pytest.fixture(scope="module")

@@ -330,7 +330,7 @@ class DocumentNames:
         by = dict.fromkeys(ids, "file name")
         written = self._written(question, pieces, extensions)
         if written and "title" in written.values():
-            ids = tuple(sorted(written))  # a quoted title outranks words of file names
+            ids, by = tuple(sorted(written)), dict(written)  # a quoted title outranks file names
         elif written:
             both = tuple(i for i in ids if i in written)
             ids = both or tuple(sorted(set(ids) | set(written)))

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import openai
 import pytest
 from litestar.routes import ASGIRoute, HTTPRoute, WebSocketRoute
 
@@ -235,7 +234,7 @@ def test_served_hosts_same_origin_pages_and_programs_still_work(server: Server) 
         assert "access-control-allow-origin" not in pre.headers
         read = c.get("/api/documents", headers={"Origin": "http://attacker.example"})
         assert read.status_code == 200 and "access-control-allow-origin" not in read.headers
-    client = openai.OpenAI(base_url=f"{server.url}/v1", api_key="any", max_retries=0)
+    client = server.openai_client("any")
     assert "smollm2-135m" in [m.id for m in client.models.list()]
     assert len(client.embeddings.create(model="hearth-embed", input="tea").data[0].embedding) == 384
     reply = client.chat.completions.create(

@@ -40,7 +40,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.fixture(scope="module")
 def client(server: Server) -> openai.OpenAI:
     """The openai SDK pointed at Hearth."""
-    return openai.OpenAI(base_url=f"{server.url}/v1", api_key="unused", max_retries=0)
+    return server.openai_client()
 
 
 def test_models_lists_local_models_assistants_and_the_embedder(client: openai.OpenAI) -> None:

@@ -33,7 +33,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.fixture(scope="module")
 def client(server: Server) -> openai.OpenAI:
     """The openai SDK pointed at Hearth."""
-    return openai.OpenAI(base_url=f"{server.url}/v1", api_key="unused", max_retries=0)
+    return server.openai_client()
 
 
 @pytest.fixture(scope="module")

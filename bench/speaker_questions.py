@@ -2,7 +2,7 @@
 the train?" and, once a speaker is named, "what did Maria say about the train?", over
 conversations of bench/diarset.py (espeak-ng voices; the sentences each voice said are known).
 
-    PYTHONPATH=. python bench/speaker_questions.py [--split dev|test] [--conversations 4]
+    PYTHONPATH=. python bench/speaker_questions.py [--split dev|test] [--conversations 6]
         [--model NAME] [--retrieval] [--out DIR] [--json P]
 
 The conversations are written as WAV files, ingested by `hearth ingest` (Whisper, then
@@ -288,7 +288,7 @@ def main() -> None:
     """Build, ingest, serve, ask, print the table (and write JSON when asked)."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--split", choices=tuple(SEEDS), default="dev")
-    p.add_argument("--conversations", type=int, default=4)
+    p.add_argument("--conversations", type=int, default=6)
     p.add_argument("--model", default=None, help="hearth serve --model (default: the default)")
     p.add_argument("--retrieval", action="store_true", help="The retriever alone, no model.")
     p.add_argument("--out", type=Path, default=None, help="Kept files and data (reused).")

@@ -14,13 +14,16 @@ from service.schemas import BodyId
 
 @dataclass
 class AskRequest:
-    """A question to answer from the knowledge base, optionally on a named model or task."""
+    """A question to answer from the knowledge base, optionally on a named model or task;
+    ``collection`` and ``speakers`` (names given to recordings' speakers, or labels such as
+    ``Speaker 2``: only their turns are searched) limit what it sees."""
 
     question: str
     model: str | None = None
     task: str | None = None
     conversation_id: BodyId | None = None
     collection: str | None = None
+    speakers: list[str] | None = None
 
 
 @dataclass

@@ -14,6 +14,7 @@ from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from core.errors import HearthError
 from service.answering.orchestration import AnswerService, AskOptions, Event, validate_question
+from service.answering.retrieval import check_speakers
 from service.answering.schemas import AskRequest, AskResponse
 from service.bridge import Abandoned, Generations, in_thread, run_in_thread
 from service.errors import error_body, log_unexpected
@@ -57,7 +58,10 @@ def ask_options(service: AnswerService, data: AskRequest) -> AskOptions:
     if data.conversation_id is not None:
         service.conversations.get(data.conversation_id)
     collection = valid_collection(data.collection) if data.collection is not None else None
-    return AskOptions(conversation_id=data.conversation_id, collection=collection)
+    speakers = check_speakers(service.retriever.kb.db, data.speakers or [], collection)
+    return AskOptions(
+        conversation_id=data.conversation_id, collection=collection, speakers=speakers
+    )
 
 
 class AskController(Controller):

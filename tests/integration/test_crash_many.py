@@ -18,8 +18,6 @@ import random
 import shutil
 import signal
 import sqlite3
-import subprocess
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +30,7 @@ from sqlalchemy import text
 from core.knowledge import KnowledgeBase
 from core.settings import load_settings
 from samples.pdf import write_pdf
-from tests.integration.conftest import REPO, hearth_env, run_hearth
+from tests.integration.conftest import run_hearth, spawn_hearth
 
 KILLS = 20
 SPARE_RUNS = 6  # runs allowed beyond KILLS for kills that arrived after a run finished
@@ -220,13 +218,7 @@ def test_twenty_kills_at_random_moments_then_every_file_ingested(tmp_path: Path)
         mode = "time" if n % 2 else "growth"
         target = rng.uniform(0, window()) if mode == "time" else float(rng.randint(1, 6))
         jitter = rng.uniform(0, 0.3)
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "ingest", "-q", str(corpus)],
-            env=hearth_env(data),
-            cwd=REPO,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        proc = spawn_hearth(data, "ingest", "-q", str(corpus))
         started = time.monotonic()
         deadline = started + 300
         while proc.poll() is None and time.monotonic() < deadline:

@@ -7,7 +7,7 @@ Public:
 - citation markers: ``CITATION`` (one ``[n]``, its number in group 1), ``CITATION_RUN``
   (``" [1, 2]"`` with its blank), ``cited_numbers``;
 - sentences: the split points ``SENTENCE_GAP``, ``SENTENCE_OR_LINE_GAP``,
-  ``WIDE_SENTENCE_GAP`` (CJK stops too), ``CITED_SENTENCE_GAP``, ``CLAUSE_GAP``,
+  ``WIDE_SENTENCE_GAP`` (CJK stops too), ``CITED_SENTENCE_GAP``, ``CLAUSE_GAP``, ``CLAUSE_END_GAP``,
   ``CHUNK_SENTENCE_GAP``, ``STATEMENT_GAP``, ``SENTENCE_GAP_BEFORE_CAPITAL``, ``SENTENCE_END``,
   ``STOP_AND_BLANK``, ``AFTER_SENTENCE_END``, and the breaks inside a sentence ``SOFT_BREAK``,
   ``WRAPPED_LINE``;
@@ -56,6 +56,7 @@ from core.text._sentences import (
     AFTER_SENTENCE_END,
     CHUNK_SENTENCE_GAP,
     CITED_SENTENCE_GAP,
+    CLAUSE_END_GAP,
     CLAUSE_GAP,
     SENTENCE_END,
     SENTENCE_GAP,
@@ -84,6 +85,7 @@ __all__ = [
     "CITATION",
     "CITATION_RUN",
     "CITED_SENTENCE_GAP",
+    "CLAUSE_END_GAP",
     "CLAUSE_GAP",
     "DASHES",
     "DATE",

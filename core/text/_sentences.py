@@ -37,3 +37,6 @@ STOP_AND_BLANK = re.compile(r"[.!?;:]\s")
 STATEMENT_GAP = re.compile(r"(?<=[.!?;])\s+|\n+")
 #: A sentence gap before a capital letter: the sentences of a model's map reply.
 SENTENCE_GAP_BEFORE_CAPITAL = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+#: After a sentence's or clause's end mark (". ! ? ; ,") and its blank: where a transcript
+#: segment spoken by two people may be cut at the change of speaker.
+CLAUSE_END_GAP = re.compile(r"(?<=[.!?;,])\s+")

@@ -16,10 +16,10 @@ that are very alike; turn boundaries are found to about half a window (0.5-0.8 s
 from __future__ import annotations
 
 import itertools
-import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from core.text import CLAUSE_END_GAP
 from core.voiceprint import HOP, SAMPLE_RATE, WINDOW_FRAMES
 
 if TYPE_CHECKING:
@@ -52,8 +52,6 @@ SPLIT_SHARE = 0.2
 SPLIT_CHANGES = 0.2
 #: A segment is cut at a change of speaker more than this far (s) inside it.
 CUT_INSIDE = 0.6
-#: Where a segment's text may be cut: after a sentence's or clause's end mark and its blank.
-_CUT = re.compile(r"(?<=[.!?;,])\s+")
 #: Silero VAD options: pauses of 0.3 s part regions, so a window rarely spans two turns.
 MIN_SILENCE_MS = 300
 SPEECH_PAD_MS = 100
@@ -261,7 +259,7 @@ def split_at_turns(segments: list[Segment], turns: list[Turn]) -> list[Segment]:
         pieces = [seg]
         for t in inside:
             last = pieces[-1]
-            cuts = [m.end() for m in _CUT.finditer(last.text.strip())]
+            cuts = [m.end() for m in CLAUSE_END_GAP.finditer(last.text.strip())]
             if not cuts:
                 break
             text = last.text.strip()

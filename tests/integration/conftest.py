@@ -7,7 +7,7 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -230,6 +230,28 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv = start_server(tmp_path_factory.mktemp("server") / "data", model="smollm2-135m")
     yield srv
     srv.stop()
+
+
+def hearth_on_library(root: Path, write_library: Callable[[Path], Path]) -> Iterator[Any]:
+    """A module fixture's body: Hearth with the default model (warm-up off) on the library
+    ``write_library(root / "docs")`` writes, ingested into ``root / "data"``; closed after."""
+    from service.state import Hearth
+
+    settings = backend_settings(root / "data")
+    settings.llm.warmup = False
+    started = Hearth.start(settings)
+    try:
+        IngestPipeline(started.kb, started.embedder).ingest_paths([write_library(root / "docs")])
+        yield started
+    finally:
+        started.close()
+
+
+def cited_names(answer: dict[str, object]) -> set[str]:
+    """The file names an answer's ``as_dict()`` cites."""
+    citations = answer["citations"]
+    assert isinstance(citations, list)
+    return {Path(c["path"]).name for c in citations}
 
 
 def metric(text: str, name: str, **labels: str) -> float:

@@ -13,11 +13,10 @@ import pytest
 
 from core.embedder import Embedder
 from core.knowledge import KnowledgeBase
-from core.settings import HearthSettings
 from ingest.pipeline import IngestPipeline
 from service.answering.retrieval import Retriever
 from service.state import Hearth
-from tests.integration.conftest import backend_settings
+from tests.integration.conftest import cited_names, hearth_on_library
 
 BODY = "Hello all,\n\nI propose a budget of {} euros for the library roof repairs this autumn.\n"
 MEMO = (
@@ -82,33 +81,21 @@ def test_documents_named_by_sender_and_date_come_first(
 @pytest.fixture(scope="module")
 def hearth(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hearth]:
     """Hearth on the library above with the default model (loaded once for the module)."""
-    root = tmp_path_factory.mktemp("authors")
-    settings: HearthSettings = backend_settings(root / "data")
-    settings.llm.warmup = False
-    started = Hearth.start(settings)
-    IngestPipeline(started.kb, started.embedder).ingest_paths([write_library(root / "docs")])
-    yield started
-    started.close()
-
-
-def _cited(answer: dict[str, object]) -> set[str]:
-    citations = answer["citations"]
-    assert isinstance(citations, list)
-    return {Path(c["path"]).name for c in citations}
+    yield from hearth_on_library(tmp_path_factory.mktemp("authors"), write_library)
 
 
 @pytest.mark.slow
 def test_a_question_naming_the_sender_is_answered_from_that_e_mail(hearth: Hearth) -> None:
     answer = hearth.answers.answer(BY_SENDER).as_dict()
     assert "48000" in str(answer["answer"]).replace(",", ""), answer["answer"]
-    assert "roof-a.eml" in _cited(answer), answer
+    assert "roof-a.eml" in cited_names(answer), answer
 
 
 @pytest.mark.slow
 def test_a_question_naming_the_date_is_answered_from_that_memo(hearth: Hearth) -> None:
     answer = hearth.answers.answer(BY_DATE).as_dict()
     assert "52000" in str(answer["answer"]).replace(",", ""), answer["answer"]
-    assert "memo-1.md" in _cited(answer), answer
+    assert "memo-1.md" in cited_names(answer), answer
 
 
 @pytest.mark.slow
@@ -120,4 +107,4 @@ def test_how_many_more_is_computed_and_shown_with_its_inputs(hearth: Hearth) -> 
     grounding = answer["grounding"]
     assert isinstance(grounding, dict)
     assert grounding["computed"] == ["10,000 - 2,500 = 7500"] and grounding["grounded"]
-    assert _cited(answer) == {"deliveries.md"}
+    assert cited_names(answer) == {"deliveries.md"}

@@ -14,11 +14,10 @@ import pytest
 
 from core.embedder import Embedder
 from core.knowledge import KnowledgeBase
-from core.settings import HearthSettings
 from ingest.pipeline import IngestPipeline
 from service.answering.retrieval import Retriever
 from service.state import Hearth
-from tests.integration.conftest import backend_settings
+from tests.integration.conftest import cited_names, hearth_on_library
 
 NOTES = (
     "# Office costs: notes\n\n"
@@ -75,33 +74,21 @@ def test_a_named_document_comes_first(
 @pytest.fixture(scope="module")
 def hearth(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hearth]:
     """Hearth on the library above with the default model (loaded once for the module)."""
-    root = tmp_path_factory.mktemp("named")
-    settings: HearthSettings = backend_settings(root / "data")
-    settings.llm.warmup = False
-    started = Hearth.start(settings)
-    IngestPipeline(started.kb, started.embedder).ingest_paths([write_library(root / "docs")])
-    yield started
-    started.close()
-
-
-def _cited(answer: dict[str, object]) -> set[str]:
-    citations = answer["citations"]
-    assert isinstance(citations, list)
-    return {Path(c["path"]).name for c in citations}
+    yield from hearth_on_library(tmp_path_factory.mktemp("named"), write_library)
 
 
 @pytest.mark.slow
 def test_a_question_naming_its_document_by_kind_is_answered_from_it(hearth: Hearth) -> None:
     answer = hearth.answers.answer(BY_KIND).as_dict()
     assert "4200" in str(answer["answer"]).replace(",", ""), answer["answer"]
-    assert "office-costs.xlsx" in _cited(answer), answer
+    assert "office-costs.xlsx" in cited_names(answer), answer
 
 
 @pytest.mark.slow
 def test_a_question_naming_its_document_by_name_is_answered_from_it(hearth: Hearth) -> None:
     answer = hearth.answers.answer(BY_NAME).as_dict()
     assert "48000" in str(answer["answer"]).replace(",", ""), answer["answer"]
-    assert "autumn-minutes.md" in _cited(answer), answer
+    assert "autumn-minutes.md" in cited_names(answer), answer
 
 
 @pytest.mark.slow
@@ -113,4 +100,4 @@ def test_years_between_are_computed_and_shown_with_their_inputs(hearth: Hearth) 
     grounding = answer["grounding"]
     assert isinstance(grounding, dict)
     assert grounding["computed"] == ["1966 - 1914 = 52 years"] and grounding["grounded"]
-    assert _cited(answer) == {"lorem-history.md"}
+    assert cited_names(answer) == {"lorem-history.md"}

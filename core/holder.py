@@ -15,19 +15,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Generic, TypeVar
 
+from core.memsize import trim_heap
+
 T = TypeVar("T")
 
 log = logging.getLogger(__name__)
-
-
-def _trim_heap() -> None:
-    """Hand freed heap pages back to the OS (glibc keeps them otherwise); no-op elsewhere."""
-    try:
-        import ctypes
-
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):
-        pass
 
 
 class ModelHolder(Generic[T]):
@@ -101,7 +93,7 @@ class ModelHolder(Generic[T]):
             log.info("freeing idle %s", self.name)
             self._model = None
             gc.collect()
-            _trim_heap()
+            trim_heap()
 
     def unload(self) -> None:
         """Free the model now (it reloads on next use); waits for no one but is safe to call."""

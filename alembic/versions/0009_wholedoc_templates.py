@@ -70,8 +70,33 @@ def _id(bind: sa.engine.Connection, name: str) -> int | None:
     ).scalar_one_or_none()
 
 
+def _resync_id_sequences(bind: sa.engine.Connection) -> None:
+    """Move every Postgres id sequence past the largest id its table holds.
+
+    Migration 0002 seeded ``prompt_templates`` with explicit ids (1-3), which Postgres does not
+    count against the table's sequence: the next insert without an id, here or by
+    ``hearth templates add``, was given id 1 again and failed with a unique violation. SQLite
+    takes the next rowid and needs nothing.
+    """
+    if bind.dialect.name != "postgresql":
+        return
+    inspector = sa.inspect(bind)
+    for table in inspector.get_table_names():
+        if "id" not in {column["name"] for column in inspector.get_columns(table)}:
+            continue
+        sequence = bind.execute(
+            sa.text("SELECT pg_get_serial_sequence(:t, 'id')"), {"t": table}
+        ).scalar_one_or_none()
+        if sequence is None:
+            continue
+        bind.execute(sa.text(
+            f'SELECT setval(:s, COALESCE((SELECT MAX(id) FROM "{table}"), 0) + 1, false)'
+        ), {"s": sequence})
+
+
 def upgrade() -> None:
     bind = op.get_bind()
+    _resync_id_sequences(bind)
     now = datetime.now(UTC)
     for name in NAMES:
         if _id(bind, name) is not None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import select
+from sqlalchemy import inspect, select, text
 
 import core.db  # noqa: F401 - every model on Base.metadata
 from core.db.models import Base, Chunk, Document
@@ -76,6 +76,30 @@ def test_postgres_migrations_match_the_models_and_keep_json_and_bytes(
             chunk = s.scalars(select(Chunk)).one()
             assert chunk.provenance == {"page": 3, "heading": "Ünïcode"}
             assert chunk.embedding == vector
+        # Rows seeded with explicit ids (0002's templates) do not move a Postgres sequence: each
+        # table's next id must be past its largest, or the next insert (migration 0009's
+        # templates, `hearth templates add`) fails with a unique violation.
+        with db.engine.connect() as conn:
+            behind = []
+            inspector = inspect(conn)
+            for table in inspector.get_table_names():
+                if "id" not in {c["name"] for c in inspector.get_columns(table)}:
+                    continue
+                sequence = conn.execute(
+                    text("SELECT pg_get_serial_sequence(:t, 'id')"), {"t": table}
+                ).scalar_one_or_none()
+                if sequence is None:
+                    continue
+                last, called = conn.execute(
+                    text(f"SELECT last_value, is_called FROM {sequence}")
+                ).one()
+                largest = conn.execute(text(f'SELECT MAX(id) FROM "{table}"')).scalar() or 0
+                if (last + 1 if called else last) <= largest:
+                    behind.append((table, last, largest))
+            assert behind == []
+            assert conn.execute(text(
+                "SELECT COUNT(*) FROM prompt_templates WHERE name LIKE 'wholedoc-%'"
+            )).scalar() == 4
     finally:
         db.dispose()
 

@@ -14,7 +14,8 @@ Public:
 - numbers: ``NUMBER``, ``MULTI_DIGIT_NUMBER``, ``NUMBER_OR_WORD``, ``NUMERIC_CELL``, ``FIGURE``,
   ``number_key`` and ``number_keys`` (other locales' separators: "2,32,822", "1.234,5",
   "3'949.75"), year ranges and seasons ``YEAR_RANGE``, ``ranges`` ("1991–92", "2021/22"),
-  ``DASHES``, years ``YEAR``; calendar dates ``DATE``, ``dates``;
+  ``DASHES``, years ``YEAR``; calendar dates ``DATE``, ``dates``, a month and day ``DAY_OF_MONTH``,
+  ``month_number``;
 - words: ``WORD``, the lists ``NOT_NAMES``, ``CALENDAR_WORDS``, ``STOP_WORDS``,
   ``NUMBER_CONTEXT_STOP_WORDS``, English stems ``stem``, ``stems``; British and American
   spellings as one ``american`` and the content stems two texts share ``content_stems``;
@@ -37,7 +38,7 @@ from core.text._claims import (
     present,
     repair,
 )
-from core.text._dates import DATE, dates
+from core.text._dates import DATE, DAY_OF_MONTH, dates, month_number
 from core.text._decline import DONT_KNOW
 from core.text._numbers import (
     DASHES,
@@ -89,6 +90,7 @@ __all__ = [
     "CLAUSE_GAP",
     "DASHES",
     "DATE",
+    "DAY_OF_MONTH",
     "DONT_KNOW",
     "FIGURE",
     "MULTI_DIGIT_NUMBER",
@@ -118,6 +120,7 @@ __all__ = [
     "dates",
     "fold",
     "holds_all",
+    "month_number",
     "names_in",
     "number_key",
     "number_keys",

@@ -22,8 +22,23 @@ DATE = re.compile(
 )
 
 
-def _month(name: str) -> int:
+#: A month and day without a year ("March 3", "3 March", "the 3rd of March"): the month in group
+#: ``month`` or ``month2``, the day in ``day`` or ``day2``.
+DAY_OF_MONTH = re.compile(
+    rf"\b{_MONTH.format(g='month')}\s+(?P<day>\d{{1,2}}){_ORD}\b"
+    rf"|\b(?P<day2>\d{{1,2}}){_ORD}\s+(?:of\s+)?{_MONTH.format(g='month2')}(?!\w)",
+    re.IGNORECASE,
+)
+
+
+def month_number(name: str) -> int:
+    """The number (1-12) of a month named in full or by its first three letters ("Sept." -> 9).
+
+    Raises:
+        ValueError: ``name`` names no month.
+    """
     return [m[:3] for m in _MONTHS].index(name[:3].lower()) + 1
+
 
 
 def date_of(match: re.Match[str]) -> dt.date | None:
@@ -31,9 +46,9 @@ def date_of(match: re.Match[str]) -> dt.date | None:
     g = match.groupdict()
     try:
         if g["y1"]:
-            return dt.date(int(g["y1"]), _month(g["m1"]), int(g["d1"]))
+            return dt.date(int(g["y1"]), month_number(g["m1"]), int(g["d1"]))
         if g["y2"]:
-            return dt.date(int(g["y2"]), _month(g["m2"]), int(g["d2"]))
+            return dt.date(int(g["y2"]), month_number(g["m2"]), int(g["d2"]))
         return dt.date(int(g["y3"]), int(g["m3"]), int(g["d3"]))
     except ValueError:
         return None

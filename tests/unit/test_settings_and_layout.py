@@ -388,6 +388,56 @@ def test_sentence_number_and_citation_patterns_live_in_the_text_toolkit() -> Non
     assert offenders == {}
 
 
+_MONTH_NAMES = {
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+}  # fmt: skip
+
+
+def month_tables(source: str) -> list[int]:
+    """Lines of ``source`` that spell the months out again: a tuple, list or set of three or more
+    month names, or a string naming both January and February ("jan|feb", "January February")."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Tuple | ast.List | ast.Set):
+            names = [
+                e.value for e in node.elts
+                if isinstance(e, ast.Constant) and isinstance(e.value, str)
+                and e.value.lower() in _MONTH_NAMES
+            ]
+            if len(names) >= 3:
+                lines.append(node.lineno)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            low = node.value.lower()
+            if re.search(r"\bjan", low) and re.search(r"\bfeb", low):
+                lines.append(node.lineno)
+    return lines
+
+
+def test_month_names_live_in_the_text_toolkit() -> None:
+    """How a date is read (month names, month-and-day patterns) is core/text/_dates.py's: one
+    place, so "Sept." or "3rd of March" is read the same by retrieval, grounding and arithmetic.
+    (bench/ writes dates into documents it makes; that is content, not reading.)"""
+    toolkit = REPO / "core" / "text"
+    offenders = [
+        f"{p.relative_to(REPO)}:{line}"
+        for p in _python_files("core", "ingest", "service")
+        if toolkit not in p.parents
+        for line in month_tables(p.read_text())
+    ]
+    assert offenders == []
+
+
+def test_the_month_rule_sees_a_table_and_a_pattern() -> None:
+    source = (
+        'M = ("january", "february", "march")\n'
+        'P = r"\\b(?:jan|feb|mar)\\b"\n'
+        'N = ["May", "June"]\n'
+        'S = "a march to the sea"\n'
+    )
+    assert month_tables(source) == [1, 2]
+
+
 def test_the_toolkit_rule_knows_each_kind() -> None:
     source = (
         '"""Splits at [.!?] in prose."""\n'

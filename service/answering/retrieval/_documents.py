@@ -30,7 +30,7 @@ from typing import Any
 from core import catalogue
 from core.db.session import Database
 from core.filters import Filters
-from core.text import CALENDAR_WORDS, STOP_WORDS, dates, fold
+from core.text import CALENDAR_WORDS, DAY_OF_MONTH, STOP_WORDS, dates, fold, month_number
 
 #: Words naming a kind of document, and the file extensions of that kind.
 KINDS: dict[str, frozenset[str]] = {
@@ -96,19 +96,6 @@ _TITLE_LINE = re.compile(r"^\s*(?:subject|title|re)\s*:\s*(.+)$", re.IGNORECASE)
 _QUOTED = re.compile(
     r"(?:(?<=\s)|^)['\"“‘](?P<title>[^'\"“”‘’]{3,120}?)['\"”’]"
     r"(?=\s|[,:;)]|\?|\.|!|$)"
-)
-#: A month and day without a year ("March 3", "3 March", "the 3rd of March").
-_MONTHS = (
-    "january", "february", "march", "april", "may", "june", "july", "august", "september",
-    "october", "november", "december",
-)  # fmt: skip
-_MONTH = r"(?P<month>" + "|".join(f"{m[:3]}(?:{m[3:]})?" for m in _MONTHS) + r")\.?"
-_DAY_OF_MONTH = re.compile(
-    rf"\b{_MONTH}\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\b"
-    rf"|\b(?P<day2>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month2>"
-    + "|".join(f"{m[:3]}(?:{m[3:]})?" for m in _MONTHS)
-    + r")\b",
-    re.IGNORECASE,
 )
 #: Before a date that dates a document ("the memo of", "the e-mail sent on", "dated").
 _DATED_BY = re.compile(
@@ -243,13 +230,13 @@ def dates_named(question: str) -> list[tuple[int, int, int | None]]:
         taken.append((at, end))
         if _DATED_BY.search(question[:at]) or _DATES_A.match(question[end:]):
             found.append((value.month, value.day, value.year))
-    for m in _DAY_OF_MONTH.finditer(question):
+    for m in DAY_OF_MONTH.finditer(question):
         if any(a <= m.start() < b for a, b in taken):
             continue
-        month = (m.group("month") or m.group("month2") or "").lower()[:3]
+        month = month_number(m.group("month") or m.group("month2"))
         day = int(m.group("day") or m.group("day2"))
         if _DATED_BY.search(question[: m.start()]) or _DATES_A.match(question[m.end() :]):
-            found.append(([n[:3] for n in _MONTHS].index(month) + 1, day, None))
+            found.append((month, day, None))
     return found
 
 

@@ -2,9 +2,10 @@
 sets, and the map-reduce's time against the raw model's prompt evaluation, in one run.
 
 The sets (written to a scratch folder, ingested into a fresh data directory with the bundled
-embedder; the gold lists come from the same code, so they are complete by construction). Two
+embedder; the gold lists come from the same code, so they are complete by construction). Three
 splits with their own topics, seeds, sellers and phrasings: ``--split dev`` to tune on, ``--split
-test`` (the default) held out, run once for the figures:
+test`` (the default) held out, run once for the figures, and ``--split test2``, a second
+held-out draw made after test had been looked at:
 
 - ``report-<seed>.md``: ``--reports`` reports of ``--sections`` sections, each with four
   background sentences of its topic and one key finding (a name and a number) at a random
@@ -13,8 +14,9 @@ test`` (the default) held out, run once for the figures:
 - ``invoices/``: ``--invoices`` invoices, one in three from the split's first seller;
   ``extract`` "invoices from <seller>" recall = its invoice numbers found, precision = items that
   hold one.
-- ``lease.md``: ``--planted`` deadlines spread through filler clauses, every other one phrased
-  without the word "deadline"; ``extract`` "deadlines".
+- ``lease.md``: ``--planted`` deadlines spread through filler clauses, phrased in turn each way
+  of the split's (the first names the word "deadline", the others do not); ``extract``
+  "deadlines".
 - ``policy-2022.md`` / ``policy-2023.md``: 12 rules, 5 known changes (3 changed, 1 removed,
   1 added); compare changes found = gold changes among the changed / added / removed items.
 - ``--pdf-pages N``: a PDF report of N pages (one section a page, through samples/pdf.py):
@@ -28,7 +30,7 @@ into prompt evaluation, generation (the rest of the model calls) and everything 
 second, cached request; and the report changed in one section read again with the other groups'
 replies reused. The load average before and after is printed with the figures.
 
-    .venv/bin/python bench/wholedoc.py [--model qwen2.5-coder-1.5b] [--split dev|test]
+    .venv/bin/python bench/wholedoc.py [--model qwen2.5-coder-1.5b] [--split dev|test|test2]
         [--reports 2] [--sections 8] [--modes summarise,extract,compare] [--pdf-pages 32]
         [--verbose] [--json OUT]
 """
@@ -145,7 +147,41 @@ TEST_TOPICS = (
         "The {place} works treated {amount} megalitres in {year}, measured by {person}.",
     ),
 )
-SPLITS = {"dev": (DEV_TOPICS, 1), "test": (TEST_TOPICS, 1001)}
+#: A second held-out split, written after the test split had been looked at (2026-12-02
+#: evening), before any tuning against it; run once with the tuning frozen.
+TEST2_TOPICS = (
+    Topic(
+        "Public libraries: lending report",
+        "library",
+        (
+            "The library opens late on Thursdays for evening readers.",
+            "Returned books are shelved by volunteers each afternoon.",
+            "The reading room overlooks the market square.",
+            "A mobile van visits the hamlets on alternate Mondays.",
+            "The children's corner was fitted with new carpet tiles.",
+            "Printing is charged by the page at the front counter.",
+            "The lift to the upper floor was replaced in the spring.",
+            "Local history files are kept in a locked cabinet.",
+        ),
+        "The {place} library lent {amount} books in {year}, counted by {person}.",
+    ),
+    Topic(
+        "Fire stations: call-out review",
+        "station",
+        (
+            "The station stands on the main road out of town.",
+            "Crews train on the drill tower every Wednesday evening.",
+            "The appliance bay holds two engines and a rescue van.",
+            "Hoses are dried in the tower after each call.",
+            "The kitchen and rest room were refurbished last year.",
+            "Retained firefighters carry pagers while at work.",
+            "Open days are held for schools in the summer term.",
+            "The forecourt is kept clear of parked cars at all times.",
+        ),
+        "The {place} station answered {amount} calls in {year}, logged by {person}.",
+    ),
+)
+SPLITS = {"dev": (DEV_TOPICS, 1), "test": (TEST_TOPICS, 1001), "test2": (TEST2_TOPICS, 2001)}
 
 
 def report(sections: int, seed: int = 1, topic: Topic = DEV_TOPICS[0]) -> tuple[str, list[str]]:
@@ -169,19 +205,26 @@ def report(sections: int, seed: int = 1, topic: Topic = DEV_TOPICS[0]) -> tuple[
 
 
 #: Per split: the sellers of the invoices (the first is asked for) and the two ways a
-#: planted lease deadline is phrased (one names the word "deadline", one does not).
+#: planted lease deadline is phrased in turn (the first names the word "deadline", the
+#: others do not).
 SELLERS = {
     "dev": ("Acme Ltd", "Birch & Co", "Corran Supplies"),
     "test": ("Dunlin Trading", "Elm & Sons", "Fenwick Parts"),
+    "test2": ("Garrow Foods", "Hollin & Daughters", "Ivel Marine"),
 }
 DEADLINES = {
     "dev": (
         "Deadline: the permit for section {n} must be filed by {date}.",
         "The permit for section {n} is due on {date}.",
+        "The permit for section {n} must be lodged no later than {date}.",
     ),
     "test": (
         "Deadline: the survey of section {n} must reach the landlord by {date}.",
         "The survey of section {n} has to be returned before {date}.",
+    ),
+    "test2": (
+        "Deadline: the meter reading for unit {n} must be sent by {date}.",
+        "The meter reading for unit {n} will not be accepted after {date}.",
     ),
 }
 
@@ -559,7 +602,8 @@ def main() -> None:
         "--split",
         choices=sorted(SPLITS),
         default="test",
-        help="dev: the topics, seeds, sellers and phrasings to tune on; test: held-out ones",
+        help="dev: the topics, seeds, sellers and phrasings to tune on; test, test2: held-out "
+        "ones (test2 drawn after test had been seen)",
     )
     parser.add_argument(
         "--modes", default="summarise,extract,compare", help="comma-separated modes to run"

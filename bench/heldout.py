@@ -55,6 +55,9 @@ REPLACED = (
 )
 #: Verdict fields that decline or replace an answer (service/answering/grounding).
 CHECKS = ("unmentioned", "unlinked", "unbound", "incomplete", "echoed_example", "injection")
+#: Verdict fields of checks that answer instead of the model (Hearth's arithmetic, a "Yes" the
+#: passage negates): right when fired is the answer shown being right.
+ANSWERING_CHECKS = ("computed", "polarity")
 
 
 def load_questions(split: str) -> list[dict[str, Any]]:
@@ -118,6 +121,7 @@ def score(questions: list[dict[str, Any]], rows: list[dict[str, Any]]) -> dict[s
     answer) and caught of the wrong replies."""
     kinds: dict[str, dict[str, int]] = {}
     checks: dict[str, dict[str, int]] = {}
+    answering: dict[str, dict[str, int]] = {}
     should = 0
     wrong_replies = 0
     for row in rows:
@@ -134,6 +138,13 @@ def score(questions: list[dict[str, Any]], rows: list[dict[str, Any]]) -> dict[s
             c["fired"] += 1
             c["right"] += good_decline
             c["wrong"] += bool(bad_reply)
+        verdict = row.get("grounding") or {}
+        for name in ANSWERING_CHECKS:
+            if verdict.get(name):
+                a = answering.setdefault(f"grounding.{name}", {"fired": 0, "right": 0, "wrong": 0})
+                a["fired"] += 1
+                a["right"] += not q.get("unanswerable") and is_right(answer, q)
+                a["wrong"] += bool(bad_reply)
         groups = ["unanswerable"] if q.get("unanswerable") else [q["kind"], "answerable"]
         for kind in groups:
             t = kinds.setdefault(
@@ -151,6 +162,7 @@ def score(questions: list[dict[str, Any]], rows: list[dict[str, Any]]) -> dict[s
     return {
         "kinds": kinds,
         "checks": checks,
+        "answering": answering,
         "should_decline": should,
         "wrong_replies": wrong_replies,
     }
@@ -193,6 +205,12 @@ def print_table(name: str, table: dict[str, Any]) -> None:
         f"(precision, recall: the answer was in no passage given, or the question has none:"
         f" {should}; (reply): the model's reply was not right: {wrong})"
     )
+    if table.get("answering"):
+        print(f"\n{'check (answers instead)':28s} {'fired':>6s} {'right shown':>14s} "
+              f"{'reply wrong':>14s}")
+        for name, a in sorted(table["answering"].items()):
+            print(f"{name:28s} {a['fired']:6d} {_pct(a['right'], a['fired']):>14s} "
+                  f"{_pct(a['wrong'], a['fired']):>14s}")
 
 
 def run_checkout(

@@ -8,7 +8,8 @@ attribution of an uncited reply (``attribute``, ``cite``); numbers bound to the 
 (``unbound``, ``near_misses``); names tied that no passage ties (``unlinked``, ``places``);
 injected instructions (``check_answer``, ``InjectionVerdict``, ``neutralize``,
 ``without_instructions``, ``LEFT_OUT``); the difference of two cited numbers a years- or
-days-between question asks for, computed by Hearth (``compute``, ``Computed``). The
+days-between question asks for, computed by Hearth (``compute``, ``Computed``); a "Yes" its
+passage's sentence negates (``polarity``, ``Polarity``). The
 ``_modules`` are private.
 """
 
@@ -30,6 +31,7 @@ from service.answering.grounding._injection import (
     without_instructions,
 )
 from service.answering.grounding._numbers import near_misses, unbound
+from service.answering.grounding._polarity import Polarity, polarity
 from service.answering.grounding._relations import places, unlinked
 from service.answering.grounding._review import FOLLOWED_INSTRUCTION, NOT_VERIFIED, review
 
@@ -40,6 +42,7 @@ __all__ = [
     "Computed",
     "Grounding",
     "InjectionVerdict",
+    "Polarity",
     "attribute",
     "check",
     "check_answer",
@@ -50,6 +53,7 @@ __all__ = [
     "neutralize",
     "only_citations",
     "places",
+    "polarity",
     "recite",
     "review",
     "strip_invalid",

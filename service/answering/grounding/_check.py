@@ -142,6 +142,9 @@ class Grounding:
     #: Differences Hearth computed from two cited numbers instead of the model's reply
     #: (grounding/_arithmetic.py): ``["1966 - 1914 = 52 years"]``.
     computed: list[str] = field(default_factory=list)
+    #: A "Yes" Hearth replaced by "No" because the passage sentence about the question negates
+    #: it (grounding/_polarity.py): ``["[2] negates: Lorem Ipsum is not simply random text."]``.
+    polarity: list[str] = field(default_factory=list)
 
     @property
     def grounded(self) -> bool:
@@ -184,6 +187,7 @@ class Grounding:
             "unbound": self.unbound,
             "attributed": self.attributed,
             "computed": self.computed,
+            "polarity": self.polarity,
         }
 
 

@@ -18,6 +18,7 @@ from service.answering.grounding._check import (
     strip_invalid,
 )
 from service.answering.grounding._injection import check_answer, without_instructions
+from service.answering.grounding._polarity import polarity
 
 if TYPE_CHECKING:
     from service.answering.retrieval import Passage
@@ -57,6 +58,8 @@ def review(
     (``grounding.unmentioned``) becomes the "don't know" sentence naming it. A years- or
     days-between question whose two inputs the passages hold is answered by Hearth's own
     arithmetic, shown with both inputs cited (``grounding.computed``), whatever the reply said.
+    A "Yes" to a yes/no question whose passage sentence negates what was asked becomes "No" with
+    that sentence quoted and cited (``grounding.polarity``).
     ``injection=False`` skips the check for a reply that followed an instruction inside a passage
     (``check_answer``; on by default: a benchmark's "before" turns it off)."""
     texts = {p.number: p.text for p in passages}
@@ -65,6 +68,9 @@ def review(
     if computed is not None:
         inputs = list(dict.fromkeys([computed.later.passage, computed.earlier.passage]))
         return computed.text(), Grounding(inputs, computed=[computed.formula()])
+    negated = polarity(question, text, {p.number: p.whole or p.text for p in passages})
+    if negated is not None:
+        return negated.text(), Grounding([negated.passage], polarity=[negated.record()])
     labels = {p.number: p.label for p in passages}
     wholes = [p.whole for p in passages if p.whole]
     verdict = check(text, texts, system, question, labels=labels, whole=wholes)

@@ -2,7 +2,7 @@
 the train?" and, once a speaker is named, "what did Maria say about the train?", over
 conversations of bench/diarset.py (espeak-ng voices; the sentences each voice said are known).
 
-    PYTHONPATH=. python bench/speaker_questions.py [--split dev|test] [--conversations 6]
+    PYTHONPATH=. python bench/speaker_questions.py [--split dev|test|test2] [--conversations 6]
         [--model NAME] [--retrieval] [--out DIR] [--json P]
 
 The conversations are written as WAV files, ingested by `hearth ingest` (Whisper, then
@@ -12,10 +12,11 @@ For each conversation: one question about the first and one about the second spe
 order of first speech), then speaker 2 is named Maria (PUT /api/documents/{id}/speakers) and
 speaker 1 Tom, and each is asked about another topic by name (the same one when that voice
 said only one sentence no other voice said). Each topic is a sentence only that voice said in
-the conversation. Splits: ``dev`` (seeds 300+, where retrieval's speaker ranking was tuned) and
-``test`` (seeds 400+, held out: run once). ``--retrieval`` asks the retriever alone, in this
-process, without a model: whether the right turn is the first passage, among the passages, and
-the share of passages labelled with the asked speaker (fast; for tuning on dev). ``--out DIR``
+the conversation. Splits: ``dev`` (seeds 300+, where retrieval's speaker ranking was tuned),
+``test`` (seeds 400+, run once and seen since) and ``test2`` (seeds 800+, held out: run
+once). ``--retrieval`` asks the retriever alone, in this process, without a model: whether the
+right turn is the first passage, among the passages, and the share of passages labelled with
+the asked speaker (fast; for tuning on dev). ``--out DIR``
 keeps the files and the data directory: a second run with the same DIR asks again without
 ingesting again. Figures: the share of questions whose citations hold a turn in
 which that voice said it, cited with the asked speaker's label ("right turn cited"); the share
@@ -75,11 +76,14 @@ NAMES = {1: "Tom", 2: "Maria"}
 ORDINAL = {1: "first", 2: "second"}
 
 
-SEEDS = {"dev": 300, "test": 400}
+#: First seed of each split: ``dev`` tuned retrieval's speaker ranking and the split of alike
+#: voices; ``test`` was run once on the 2nd of December and has been seen since; ``test2`` is
+#: the fresh held-out draw (run once).
+SEEDS = {"dev": 300, "test": 400, "test2": 800}
 
 
 def talks(n: int, split: str = "dev") -> list[Conversation]:
-    """``n`` conversations of 2-3 espeak-ng voices (seeds 300+ for dev, 400+ for test; not the
+    """``n`` conversations of 2-3 espeak-ng voices (seeds from ``SEEDS[split]``; not the
     diarization splits' seeds), 8 turns each."""
     voices = [v[0] for v in ESPEAK_VOICES]
     out = []

@@ -23,6 +23,8 @@ from core.text import CLAUSE_END_GAP
 from core.voiceprint import HOP, SAMPLE_RATE, WINDOW_FRAMES
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     import numpy as np
 
     from core.settings import DiarizationSettings
@@ -44,12 +46,25 @@ MIN_SHARE = 0.05
 #: size mixed at random would. Chosen on the dev split and the dev conversations of
 #: bench/speaker_questions.py: two alike voices (centroids 0.08-0.16 apart) change halves at
 #: 0.09-0.18 of random (each half holds whole turns), one voice's halves at 0.23 and more;
-#: 0.2-0.25 count the same on both, 0.3 splits a voice; halves of 3 windows (2 s) split a voice.
-SPLIT_MIN = 6
+#: 0.2-0.25 count the same on both, 0.3 splits a voice, 0.15 merges two dev conversations'
+#: voices; halves of 3 windows (2 s) split a voice. Halves of at least 8 windows (6 s): the
+#: smaller half of two dev voices held 11 or more.
+SPLIT_MIN = 8
 SPLIT_TRIES = 3
 SPLIT_DISTANCE = 0.05
 SPLIT_SHARE = 0.2
 SPLIT_CHANGES = 0.2
+#: ... and, unless the halves are ``SPLIT_FAR`` apart, the speech region (stretch between
+#: pauses) a window lies in explains at least ``SPLIT_TURNS`` of the spread of the windows along
+#: the line between the halves' centroids (two voices: each region one voice; one voice: the
+#: halves differ within a region, by what is said). On dev (32 one-voice recordings of 2-8
+#: turns, the 18 conversations): two alike voices 0.72-0.98 of the spread, or halves 0.14-0.16
+#: apart (one conversation whose short pauses join turns: 0.19); one voice's cuts at most 0.54
+#: and 0.11 apart. Any value 0.4-0.7 and 0.12-0.14 counts the same; 0.8 merges a conversation.
+#: Without it, halves of 8 windows split one voice of a dev conversation (switch rate 0.17 of
+#: random; the regions explain 0.16 of the spread, the halves 0.06 apart).
+SPLIT_FAR = 0.13
+SPLIT_TURNS = 0.6
 #: A segment is cut at a change of speaker more than this far (s) inside it.
 CUT_INSIDE = 0.6
 #: Silero VAD options: pauses of 0.3 s part regions, so a window rarely spans two turns.
@@ -98,10 +113,27 @@ def _windows(regions: list[tuple[int, int]], step: int) -> list[tuple[int, float
     return out
 
 
-def cluster(embeddings: np.ndarray, num_speakers: int, threshold: float) -> list[int]:
-    """A cluster index (from 0, in order of first appearance) for each unit voiceprint: average
-    linkage on cosine distance, ``num_speakers`` clusters when non-zero, else merged while the
-    mean distance between two clusters is under ``threshold``; small clusters folded in."""
+def region_of(windows: list[tuple[int, float, float]]) -> list[int]:
+    """The speech region (from 0) of each window of :func:`_windows`: a window whose owned
+    stretch does not begin where the previous one's ends begins a new region."""
+    out: list[int] = []
+    for i, (_, start, _end) in enumerate(windows):
+        out.append(0 if i == 0 else out[-1] + int(start - windows[i - 1][2] > 1e-6))
+    return out
+
+
+def cluster(
+    embeddings: np.ndarray,
+    num_speakers: int,
+    threshold: float,
+    regions: Sequence[int] | None = None,
+) -> list[int]:
+    """A cluster index (from 0, in order of first appearance) for each unit voiceprint (rows of
+    ``embeddings``, in time order): average linkage on cosine distance, ``num_speakers``
+    clusters when non-zero, else merged while the mean distance between two clusters is under
+    ``threshold``; small clusters folded in, alike voices split (:func:`_split_alike`).
+    ``regions``: the speech region (numbered from 0) of each window; ``None``, each window
+    its own."""
     import numpy as np
     from sklearn.cluster import AgglomerativeClustering
 
@@ -118,7 +150,8 @@ def cluster(embeddings: np.ndarray, num_speakers: int, threshold: float) -> list
         )
     labels = np.asarray(model.fit_predict(embeddings))
     if not num_speakers:
-        labels = _split_alike(embeddings, _fold_small(embeddings, labels))
+        parts = np.arange(n) if regions is None else np.asarray(regions)
+        labels = _split_alike(embeddings, _fold_small(embeddings, labels), parts)
     labels = _smooth(labels)
     order: dict[int, int] = {}
     for label in labels:
@@ -163,10 +196,25 @@ def _halves(embeddings: np.ndarray, idx: np.ndarray) -> tuple[np.ndarray, np.nda
     return None
 
 
-def _split_alike(embeddings: np.ndarray, labels: np.ndarray) -> np.ndarray:
+def _region_share(along: np.ndarray, regions: np.ndarray) -> float:
+    """The share (0-1) of the variance of ``along`` (a value per window) explained by the
+    region each window lies in."""
+    import numpy as np
+
+    spread = float(((along - along.mean()) ** 2).sum())
+    if spread == 0.0:
+        return 0.0
+    between = sum(
+        int((regions == r).sum()) * (float(along[regions == r].mean()) - float(along.mean())) ** 2
+        for r in np.unique(regions)
+    )
+    return between / spread
+
+
+def _split_alike(embeddings: np.ndarray, labels: np.ndarray, regions: np.ndarray) -> np.ndarray:
     """Each cluster split in two when its windows form two groups apart that keep to their own
     turns (see ``SPLIT_*``): two voices the threshold merged; every window of it goes to the
-    nearer half. Windows are in time order."""
+    nearer half. Windows are in time order; ``regions``: each window's speech region."""
     import numpy as np
 
     labels = labels.copy()
@@ -181,10 +229,15 @@ def _split_alike(embeddings: np.ndarray, labels: np.ndarray) -> np.ndarray:
         a, b = (embeddings[idx[halves == h]].mean(0) for h in (0, 1))
         a, b = a / np.linalg.norm(a), b / np.linalg.norm(b)
         changes = float(np.mean(halves[1:] != halves[:-1]))
+        apart = 1.0 - float(a @ b)
         if (
             small >= SPLIT_SHARE
-            and 1.0 - float(a @ b) > SPLIT_DISTANCE
+            and apart > SPLIT_DISTANCE
             and changes <= SPLIT_CHANGES * 2 * small * (1 - small)
+            and (
+                apart >= SPLIT_FAR
+                or _region_share(embeddings[idx] @ (b - a), regions[idx]) >= SPLIT_TURNS
+            )
         ):
             near_b = embeddings[whole] @ b > embeddings[whole] @ a
             labels[whole[near_b]] = fresh
@@ -214,7 +267,7 @@ def diarize(
     if not windows:
         return []
     embeddings = encoder.embed(samples, [w[0] for w in windows])
-    labels = cluster(embeddings, settings.num_speakers, settings.threshold)
+    labels = cluster(embeddings, settings.num_speakers, settings.threshold, region_of(windows))
     turns: list[Turn] = []
     for (_, start, end), label in zip(windows, labels, strict=True):
         last = turns[-1] if turns else None

@@ -73,9 +73,9 @@ def test_a_segment_goes_to_who_talks_most_in_it() -> None:
     assert assign(segs, []) == [1, 1, 1]
 
 
-def _alike_turns(seed: int) -> np.ndarray:
-    """Windows of two voices too alike for the threshold (their centroids about 0.12 apart),
-    taking turns of 10 windows: A, B, A, B."""
+def _alike_turns(seed: int, spread: float = 0.25) -> np.ndarray:
+    """Windows of two voices too alike for the threshold (their centroids about 0.12 apart at
+    ``spread`` 0.25, 0.11 at 0.23), taking turns of 10 windows: A, B, A, B."""
     rng = np.random.default_rng(seed)
     base = rng.normal(size=16)
     base /= np.linalg.norm(base)
@@ -83,7 +83,7 @@ def _alike_turns(seed: int) -> np.ndarray:
     away -= (away @ base) * base
     away /= np.linalg.norm(away)
     turns = []
-    for centre in (base + 0.25 * away, base - 0.25 * away) * 2:
+    for centre in (base + spread * away, base - spread * away) * 2:
         x = centre + rng.normal(scale=0.0875, size=(10, 16))
         turns.append(x / np.linalg.norm(x, axis=1, keepdims=True))
     return np.concatenate(turns)
@@ -102,6 +102,12 @@ def test_a_cluster_of_two_alike_voices_is_split_when_they_keep_to_their_turns(se
     # The same windows in a random order: no two groups keep to turns, one speaker.
     shuffled = windows[np.random.default_rng(9).permutation(len(windows))]
     assert set(cluster(shuffled, 0, 0.33)) == {0}
+    # Closer voices with the speech regions known: split when each turn is a region of its
+    # own; not when the halves differ within regions (one voice saying different things).
+    closer = _alike_turns(seed, 0.23)
+    turns = [i // 10 for i in range(40)]
+    assert cluster(closer, 0, 0.33, turns) == [0] * 10 + [1] * 10 + [0] * 10 + [1] * 10
+    assert set(cluster(closer, 0, 0.33, [i // 20 for i in range(40)])) == {0}
 
 
 def test_a_segment_across_two_turns_is_cut_where_the_speaker_changes() -> None:

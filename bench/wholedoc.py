@@ -26,7 +26,9 @@ Per mode: the whole-document figure, the top-k answer's (the same request as a q
 AnswerService, which does not route to a mode), and names/numbers in the output that no cited
 chunk holds. Time (first report): the summary's map-reduce against raw prompt evaluation of the
 same prompts (1 token generated each, a first line of its own so no KV state is reused), split
-into prompt evaluation, generation (the rest of the model calls) and everything else; the
+into prompt evaluation, generation (the rest of the model calls) and everything else, and
+against the prompt evaluation of its own calls (the same tokens at the same moment: a load that
+changes between the two passes moves the first ratio, not this one); the
 second, cached request; and the report changed in one section read again with the other groups'
 replies reused. The load average before and after is printed with the figures.
 
@@ -58,7 +60,8 @@ from samples.pdf import write_pdf
 from service.answering.orchestration import AskOptions
 from service.llm.base import SamplingParams
 from service.state import Hearth
-from service.wholedoc.service import WholeDocService, WholeRequest
+from service.wholedoc.controller import service_of
+from service.wholedoc.service import WholeRequest
 from service.wholedoc.support import facts, fold
 
 FILLER = (
@@ -352,9 +355,10 @@ class Bench:
             data_dir=self.root / "data", llm={"model": args.model, "warmup": False}
         )
         self.hearth = Hearth.start(settings)
-        self.service = WholeDocService(
-            self.hearth.kb, self.hearth.pool, settings.data_dir / "wholedoc"
-        )
+        # The service as the API and CLI build it (with the embedder: without it an extract
+        # item that does not name what is asked is dropped, which made deadlines phrased
+        # without the word a miss of the bench, not of the product).
+        self.service = service_of(self.hearth)
         self.rows: list[dict[str, Any]] = []
 
     def write(self, name: str, text: str) -> Path:
@@ -483,6 +487,9 @@ class Bench:
             "map_reduce_s": round(whole_s, 1),
             "raw_prompt_eval_s": round(raw, 1),
             "overhead": round(whole_s / raw, 2),
+            # The same read against its own calls' prompt evaluation (the same tokens at the
+            # same moment): under a varying load the separate raw pass can differ by 20-25%.
+            "overhead_in_run": round(whole_s / max(t.get("prompt_eval_s", 0.0), 1e-9), 2),
             "prompt_eval_s": round(t.get("prompt_eval_s", 0.0), 1),
             "generation_s": round(t.get("model_s", 0.0) - t.get("prompt_eval_s", 0.0), 1),
             "other_s": round(whole_s - t.get("model_s", 0.0), 2),
@@ -646,7 +653,8 @@ def main() -> None:
         f"summary of {t['chunks']} chunks in {t['groups']} groups: map-reduce "
         f"{t['map_reduce_s']} s against raw prompt evaluation {t['raw_prompt_eval_s']} s of "
         "the same prompts: "
-        f"{t['overhead']}x (prompt evaluation {t['prompt_eval_s']} s, generation "
+        f"{t['overhead']}x; against its own calls' prompt evaluation {t['overhead_in_run']}x "
+        f"(prompt evaluation {t['prompt_eval_s']} s, generation "
         f"{t['generation_s']} s for {t['completion_tokens']} tokens, other {t['other_s']} s; "
         f"{t['model_calls']} model calls)"
     )

@@ -28,6 +28,7 @@ from service.wholedoc.support import (
     clean_line,
     facts,
     fold,
+    has_fact,
     same_item,
     sentences,
     support,
@@ -44,8 +45,11 @@ Relevance = Callable[[list[str], list[str]], list[list[float]]]
 
 #: Tokens a map reply may take; kept free in every group's context.
 MAP_TOKENS = 200
-#: Tokens a summarise map reply may take per excerpt (one key-fact line each).
-LINE_TOKENS = 40
+#: Tokens a summarise map reply may take per excerpt: one pointer line each (its number and
+#: the name its key fact is about, ~5 tokens; the document's sentence holding it is what is
+#: shown). Generating costs ~3x a prompt token, so this keeps the read within ~1.25x of
+#: reading the prompt; a reply cut short leaves the later excerpts to their stand-in sentences.
+LINE_TOKENS = 9
 #: Tokens of excerpts one group holds at most: small models read shorter groups better, and
 #: the cost of prompt evaluation is the same whichever way the chunks are grouped.
 GROUP_TOKENS = 1536
@@ -238,9 +242,7 @@ class MapReduce:
             reply = self._call(
                 self.prompts.summarise([c.text for c in group]), self._line_tokens(group)
             )
-            kept = self._grounded(
-                _lines(reply), units_of((c.chunk_id, c.text) for c in group), _haystacks(group)
-            )
+            kept = self._pointed(_lines(reply), units_of((c.chunk_id, c.text) for c in group))
             # An excerpt no kept line cites is still summarised: its sentence stating the most
             # names and numbers stands in (the model skipped it, or wrote what does not hold).
             cited = {k for st in kept for k in st.chunks}
@@ -258,6 +260,28 @@ class MapReduce:
             return found, []
         texts = {c.chunk_id: fold(c.text) for d in documents for c in d.chunks}
         return found, self._reduce(found, texts)
+
+    def _pointed(self, lines: list[str], units: list[Unit]) -> list[Statement]:
+        """The sentence of ``units`` each line points to, as the document says it: the one
+        holding every name and number of the line and the largest share (at least
+        :data:`MIN_SUPPORT`) of its content words; of equals, the one stating the most names
+        and numbers, then the first. A line no sentence holds is dropped."""
+        kept: list[Statement] = []
+        for line in lines:
+            wanted, stated = words(line), facts(line)
+            best: tuple[float, int, int] | None = None
+            for i, unit in enumerate(units):
+                hay = fold(unit.text)
+                if not wanted or not all(has_fact(f, hay) for f in stated):
+                    continue
+                key = (len(wanted & words(unit.text)) / len(wanted), len(facts(unit.text)), -i)
+                best = key if best is None or key > best else best
+            if best is None or best[0] < MIN_SUPPORT:
+                self.run.dropped += 1
+                continue
+            unit = units[-best[2]]
+            _add(kept, Statement(unit.text, list(unit.keys)))
+        return kept
 
     def _grounded(
         self, lines: list[str], units: list[Unit], haystacks: dict[int, str]
@@ -301,14 +325,9 @@ class MapReduce:
         planned = self.plan(documents, mix=True)
         self.run.groups = len(planned)
         terms = _terms(what)
-        named = list(
-            dict.fromkeys(
-                u.text
-                for d in documents
-                for u in units_of((c.chunk_id, c.text) for c in d.chunks)
-                if terms and _names_all(terms, u.text)
-            )
-        )[:MAX_NAMED]
+        named = _texts(documents, lambda text: bool(terms) and _names_all(terms, text))
+        named = named[:MAX_NAMED]
+        alike = self._like_named(what, terms, named, documents)
         found: list[Statement] = []
         for done, group in enumerate(planned, start=1):
             units = units_of((c.chunk_id, c.text) for c in group)
@@ -329,10 +348,37 @@ class MapReduce:
             # Sentences naming what is asked for are items too, whether the model copied them
             # or not (a small model skips some; every chunk is read either way).
             hits += [u for u in units if terms and _names_all(terms, u.text)]
+            # And so are sentences like those (see _like_named): the model lists few of them.
+            hits += [u for u in units if u.text in alike]
             for unit in sorted(set(hits), key=units.index):
                 _add(found, Statement(unit.text, list(unit.keys)))
             yield done, len(planned)
         return found
+
+    def _like_named(
+        self, what: str, terms: list[str], named: list[str], documents: Sequence[DocumentText]
+    ) -> set[str]:
+        """Sentences of ``documents`` that are items without naming a word of ``what``: every
+        name and number of ``what`` in them and a cosine of at least
+        :data:`LIKE_NAMED_COSINE` to one of the ``named`` sentences ("The permit is due on 4
+        May" beside "Deadline: the permit must be filed by 1 May"). Empty without an embedder
+        or a named sentence. Every sentence of the documents is embedded once."""
+        if self.relevance is None or not named:
+            return set()
+        names = facts(what)
+        candidates = _texts(
+            documents,
+            lambda text: all(_has_word(n, text) for n in names)
+            and not any(_names_any(t, text) for t in terms),
+        )
+        if not candidates:
+            return set()
+        scores = self.relevance([what, *named], candidates)
+        return {
+            text
+            for j, text in enumerate(candidates)
+            if any(row[j] >= LIKE_NAMED_COSINE for row in scores[1:])
+        }
 
     def _relevant(
         self, what: str, terms: list[str], named: list[str], hits: list[Unit]
@@ -381,6 +427,18 @@ class MapReduce:
             for statement in self._grounded(_lines(reply), units, hay):
                 _add(overview, statement)
         return changes, overview
+
+
+def _texts(documents: Sequence[DocumentText], keep: Callable[[str], bool]) -> list[str]:
+    """The sentences of ``documents`` that ``keep`` accepts, in order, once each."""
+    return list(
+        dict.fromkeys(
+            u.text
+            for d in documents
+            for u in units_of((c.chunk_id, c.text) for c in d.chunks)
+            if keep(u.text)
+        )
+    )
 
 
 def _terms(what: str) -> list[str]:

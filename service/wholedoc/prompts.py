@@ -1,12 +1,13 @@
 """The map and reduce prompts of whole-document modes: versioned templates of the catalogue
 (``wholedoc-summarise``, ``wholedoc-reduce``, ``wholedoc-extract``, ``wholedoc-compare``, seeded
-by migration 0009), so a new active version of any of them keys new cached results.
+by migration 0009, wholedoc-summarise v2 by 0010), so a new active version of any of them keys
+new cached results.
 
 The templates are Jinja2 over the variables every template has (see
 :mod:`service.templates.service`): ``sources`` are the numbered excerpts, statements or changes
 (``number``, ``label``, ``text``, ``path``) and ``question`` is what an ``extract`` lists. The
-default texts are package data, ``service/answering/prompting/defaults/0009/``; they stand in
-when the catalogue has no such template (a unit test without a database).
+default texts are package data, ``service/answering/prompting/defaults/<revision>/``; they
+stand in when the catalogue has no such template (a unit test without a database).
 """
 
 from __future__ import annotations
@@ -24,8 +25,14 @@ from service.llm.base import ChatMessage
 from service.templates.service import TemplateService, content_hash
 
 NAMES = ("wholedoc-summarise", "wholedoc-reduce", "wholedoc-extract", "wholedoc-compare")
-#: The migration whose default texts stand in for a template the catalogue lacks.
-DEFAULTS_REVISION = "0009"
+#: Per template, the migration whose default text is the newest (it stands in for a template
+#: the catalogue lacks): 0010 added wholedoc-summarise v2 (pointer lines).
+DEFAULTS_REVISION = {
+    "wholedoc-summarise": "0010",
+    "wholedoc-reduce": "0009",
+    "wholedoc-extract": "0009",
+    "wholedoc-compare": "0009",
+}
 
 
 @dataclass(frozen=True)
@@ -47,7 +54,7 @@ def default(name: str) -> Template:
     """The packaged default text of template ``name`` (version 0: not from the catalogue)."""
     folder = Path(str(resources.files("service"))) / "answering" / "prompting" / "defaults"
     parts = [
-        (folder / DEFAULTS_REVISION / f"{name}.{part}.txt")
+        (folder / DEFAULTS_REVISION[name] / f"{name}.{part}.txt")
         .read_text(encoding="utf-8")
         .removesuffix("\n")
         for part in ("system", "user")

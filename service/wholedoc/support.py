@@ -100,7 +100,7 @@ def support(line: str, units: Sequence[Unit], haystacks: dict[int, str]) -> Supp
     best: Support | None = None
     for unit in units:
         hay = " ".join(haystacks.get(k, "") for k in unit.keys) or fold(unit.text)
-        if not all(_has(f, hay) for f in stated):
+        if not all(has_fact(f, hay) for f in stated):
             continue
         score = len(wanted & words(unit.text)) / len(wanted)
         if best is None or score > best.score:
@@ -108,7 +108,10 @@ def support(line: str, units: Sequence[Unit], haystacks: dict[int, str]) -> Supp
     return best
 
 
-def _has(fact: str, hay: str) -> bool:
+def has_fact(fact: str, hay: str) -> bool:
+    """True when the name or number ``fact`` (folded, as :func:`facts` gives it) is in the
+    folded text ``hay`` (a number with or without its thousands separators; a name as a
+    whole word)."""
     if fact[0].isdigit():
         return fact in hay or fact.replace(",", "") in hay.replace(",", "")
     return re.search(rf"(?<!\w){re.escape(fact)}(?!\w)", hay) is not None

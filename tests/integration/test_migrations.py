@@ -106,3 +106,30 @@ def test_a_catalogue_that_skipped_the_keyword_index_gets_it(tmp_path: Path) -> N
     assert title == "Garden notes" and found == [(7,)]  # stemmed: "mutation" finds "mutations"
     db.migrate()  # a catalogue that has it all is left as it is
     db.dispose()
+
+def test_wholedoc_summarise_v2_is_active_unless_the_user_chose_another(tmp_path: Path) -> None:
+    """0010 adds the pointer-line map prompt of a summary as version 2 of wholedoc-summarise
+    (the packaged default); a version the user made active stays active."""
+    from service.templates.service import TemplateService
+    from service.wholedoc.prompts import default
+
+    for kept in (False, True):
+        url = f"sqlite:///{tmp_path / f'old-{kept}.db'}"
+        upgrade_to(url, "0009")
+        db = Database(url)
+        templates = TemplateService(db)
+        v1 = templates.get("wholedoc-summarise")
+        if kept:
+            templates.add_version("wholedoc-summarise", "Mine.", v1.user, activate=True)
+        db.migrate()
+        versions = [v.version for v in templates.versions("wholedoc-summarise")]
+        new = templates.get("wholedoc-summarise", versions[-1])
+        packaged = default("wholedoc-summarise")
+        assert (new.system, new.user) == (packaged.system, packaged.user)
+        assert new.system != v1.system and "[number] Name" in new.system
+        assert templates.get("wholedoc-summarise", 1).content_hash == v1.content_hash
+        active = templates.get("wholedoc-summarise")
+        assert active.system == ("Mine." if kept else new.system), kept
+        assert versions == ([1, 2, 3] if kept else [1, 2])
+        assert templates.get("wholedoc-extract").version == 1  # unchanged by 0010
+        db.dispose()

@@ -234,29 +234,30 @@ def test_a_summary_of_a_multi_page_pdf_cites_at_least_three_pages(library: Libra
 @pytest.mark.slow
 def test_a_new_template_version_invalidates_the_cached_result(library: Library) -> None:
     templates = TemplateService(library.kb.db)
-    for name in NAMES:  # seeded by migration 0009 from the packaged defaults
+    for name in NAMES:  # seeded by migrations 0009 and 0010 from the packaged defaults
         seeded = templates.get(name)
-        assert seeded.version == 1 and seeded.note == "default"
+        assert seeded.version == (2 if name == "wholedoc-summarise" else 1)
+        assert seeded.note.startswith("default")
         assert (seeded.system, seeded.user) == (default(name).system, default(name).user)
     path = library.root / "memo-template.md"
     path.write_text(MEMO.format(day="9 June 2027"))
     library.pipeline.ingest_file(path)
     request = WholeRequest("summarise", (str(path),))
     _, first = run(library.service, request)
-    assert first[-1].data["templates"]["wholedoc-summarise"] == 1
+    assert first[-1].data["templates"]["wholedoc-summarise"] == 2
     assert library.service.prepare(request).cached is not None
-    v1 = templates.get("wholedoc-summarise")
+    v2 = templates.get("wholedoc-summarise")
     templates.add_version(
-        "wholedoc-summarise", v1.system + " Be brief.", v1.user, "test", activate=True
+        "wholedoc-summarise", v2.system + " Be brief.", v2.user, "test", activate=True
     )
     try:
         job = library.service.prepare(request)
         assert job.cached is None, "a result of the older template must not be reused"
-        assert job.prompts.templates["wholedoc-summarise"].version == 2
+        assert job.prompts.templates["wholedoc-summarise"].version == 3
         assert job.prompts.summarise(["x"])[0]["content"].endswith("Be brief.")
     finally:
-        templates.activate("wholedoc-summarise", 1)
-    assert library.service.prepare(request).cached is not None, "version 1 again: reused"
+        templates.activate("wholedoc-summarise", 2)
+    assert library.service.prepare(request).cached is not None, "version 2 again: reused"
 
 
 def test_bad_requests_name_the_field(

@@ -114,6 +114,7 @@ def test_extract_keeps_only_items_about_what_is_asked() -> None:
         "The permit is due on 4 May 2027.": (0.1, 0.7),
         "Clause 3 applies to tenant number 6.": (0.1, 0.3),
         "The fee is payable before 9 May 2027.": (0.3, 0.2),
+        "The roof is slate.": (0.0, 0.1),
     }
     seen: list[list[str]] = []
 
@@ -142,8 +143,14 @@ def test_extract_keeps_only_items_about_what_is_asked() -> None:
         "The permit is due on 4 May 2027.",  # like the named sentence
         "The fee is payable before 9 May 2027.",  # close to "deadlines"
     ]
-    assert seen == [["deadlines", "Deadline: the deposit is paid by 1 May 2027."]]
+    asked = ["deadlines", "Deadline: the deposit is paid by 1 May 2027."]
+    assert seen == [asked, asked]  # every unnamed sentence once, then the model's items
     assert runner.run.irrelevant == 1
+    # A sentence like the named one is an item even when the model does not list it; one only
+    # close to "deadlines" must be listed.
+    runner = MapReduce(lambda m, n: "NONE", words, 560, relevance=relevance)
+    unlisted = drain(runner.extract([doc], "deadlines"))
+    assert [i.text for i in unlisted] == [i.text for i in items[:2]]
     runner = MapReduce(lambda m, n: listed, words, 560)  # no embedder: unnamed items dropped
     assert [i.text for i in drain(runner.extract([doc], "deadlines"))] == [items[0].text]
 
@@ -169,6 +176,27 @@ def test_summarise_keeps_a_key_line_per_excerpt_and_an_overview_only_when_long()
     short = DocumentText(1, "/d/s.md", "sha", doc.chunks[:3])
     items, overview = drain(MapReduce(generate, words, 4096).summarise([short]))
     assert len(items) == 3 and overview == []
+
+
+def test_a_summary_pointer_line_shows_the_documents_sentence() -> None:
+    doc = DocumentText(
+        1,
+        "/d/r.md",
+        "sha",
+        (
+            chunk(0, "## 1. The Kelby depot\nThe Kelby depot has a slate roof. "
+                  "The Kelby depot handled 7,848 tonnes in 2023, reported by Owen Lusk."),
+            chunk(1, "Lorries queue on the road. Rhea Patel counted 512 sacks at Brora."),
+        ),
+    )
+    reply = "[1] Kelby 7848 tonnes\n[2] Brora 999 sacks"  # the second holds no sentence
+    runner = MapReduce(lambda m, n: reply, words, 4096)
+    items, overview = drain(runner.summarise([doc]))
+    assert [(i.text, i.chunks) for i in items] == [
+        ("The Kelby depot handled 7,848 tonnes in 2023, reported by Owen Lusk.", [100]),
+        ("Rhea Patel counted 512 sacks at Brora.", [101]),  # its stand-in sentence
+    ]
+    assert (runner.run.dropped, runner.run.stand_ins, overview) == (1, 1, [])
 
 
 def test_compare_pairs_changed_sentences_and_cites_both_sides() -> None:

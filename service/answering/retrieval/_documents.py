@@ -250,6 +250,30 @@ def _words(question: str) -> set[str]:
     return words | {w[:-1] for w in words if w.endswith("s") and len(w) > 3}
 
 
+#: Words that make the kind word after them a reference to a document ("the scanned page", "my
+#: e-mails", "this spreadsheet", "the Stanley Cups spreadsheet").
+_DETERMINERS = frozenset(
+    {"the", "my", "this", "that", "these", "those", "your", "our", "his", "her", "their", "its",
+     "each", "every"}
+)  # fmt: skip
+#: How many words before a kind word its determiner may stand ("the Enron West Gas sheet").
+_REFERENCE_REACH = 4
+
+
+def kinds_named(question: str) -> set[str]:
+    """The kind words ``question`` uses to point at documents: a kind word (``KINDS``) with a
+    determiner at most ``_REFERENCE_REACH`` words before it. A kind word without one is the
+    question's topic, not its document: "what percentage of e-mail is spam, according to the
+    scanned page" names a scan, not e-mails; "which web framework" names no web page."""
+    words = _PIECE.findall(fold(question))
+    named: set[str] = set()
+    for i, word in enumerate(words):
+        kind = word if word in KINDS else word[:-1] if word[:-1] in KINDS and len(word) > 3 else ""
+        if kind and _DETERMINERS & set(words[max(0, i - _REFERENCE_REACH) : i]):
+            named.add(kind)
+    return named
+
+
 class DocumentNames:
     """The library's document names, read again when the catalogue changes (its chunk count
     and highest chunk id), and the documents a question names."""
@@ -293,7 +317,7 @@ class DocumentNames:
         ``MIN_SHARE`` of them, each shared by at most ``MAX_SHARING`` documents; the largest
         share wins; among the documents of the kind it names, if any), and the kinds it names."""
         words = _words(question)
-        kinds = {e for w in words if w in KINDS for e in KINDS[w]}
+        kinds = {e for w in kinds_named(question) for e in KINDS[w]}
         if _WORD_FILE.search(question):
             kinds |= KINDS["docx"]
         extensions = tuple(sorted(kinds))

@@ -40,7 +40,6 @@ def month_number(name: str) -> int:
     return [m[:3] for m in _MONTHS].index(name[:3].lower()) + 1
 
 
-
 def date_of(match: re.Match[str]) -> dt.date | None:
     """The date a ``DATE`` match writes, or None when it is no calendar day ("February 30")."""
     g = match.groupdict()

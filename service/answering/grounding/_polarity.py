@@ -2,12 +2,15 @@
 
 Small models lean to "Yes": asked "Is Lorem Ipsum simply random text?" over a passage that says
 "Contrary to popular belief, Lorem Ipsum is not simply random text", the 1.5B replies "Yes".
-The sentence of the passages that holds most of the question's content words (at least
-``MIN_SHARE`` of them, every other sentence holding fewer) decides: when a negation
-("not", "never", "cannot", "n't", ...) stands among those words, or just before the first of
-them, the passage answers "No", and Hearth says so with the sentence quoted and cited
-(``grounding.polarity``), whatever the reply said. It never turns a "No" into a "Yes": a
-sentence without a negation may still not affirm what was asked.
+The sentence of the passages holding most of the question's content words (at least
+``MIN_SHARE`` of them; sentences that hold as many and disagree decide nothing) decides: when
+its clause holding most of those words has a negation ("not", "never", "cannot", "n't", ...)
+among them or just before the first, and no other clause about them negates, the passage
+answers "No", and Hearth says so with the sentence quoted and cited (``grounding.polarity``),
+whatever the reply said. A clause that concedes or excepts ("although", "but", "except"), a
+hedge ("not always", "no longer"), "not only", a title's capital ("Never Go Back") or a name's
+"no" decide nothing. It never turns a "No" into a "Yes": a sentence without a negation may
+still not affirm what was asked. Precision on BoolQ's held-out half: bench/polarity.py.
 """
 
 from __future__ import annotations

@@ -28,7 +28,6 @@ from service.wholedoc.support import (
     clean_line,
     facts,
     fold,
-    has_fact,
     same_item,
     sentences,
     support,
@@ -265,22 +264,14 @@ class MapReduce:
         """The sentence of ``units`` each line points to, as the document says it: the one
         holding every name and number of the line and the largest share (at least
         :data:`MIN_SUPPORT`) of its content words; of equals, the one stating the most names
-        and numbers, then the first. A line no sentence holds is dropped."""
+        and numbers, then the first (:func:`support`). A line no sentence holds is dropped."""
         kept: list[Statement] = []
         for line in lines:
-            wanted, stated = words(line), facts(line)
-            best: tuple[float, int, int] | None = None
-            for i, unit in enumerate(units):
-                hay = fold(unit.text)
-                if not wanted or not all(has_fact(f, hay) for f in stated):
-                    continue
-                key = (len(wanted & words(unit.text)) / len(wanted), len(facts(unit.text)), -i)
-                best = key if best is None or key > best else best
-            if best is None or best[0] < MIN_SUPPORT:
+            found = support(line, units, {}, most_facts=True)
+            if found is None or found.score < MIN_SUPPORT:
                 self.run.dropped += 1
                 continue
-            unit = units[-best[2]]
-            _add(kept, Statement(unit.text, list(unit.keys)))
+            _add(kept, Statement(found.unit.text, list(found.unit.keys)))
         return kept
 
     def _grounded(

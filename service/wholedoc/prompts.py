@@ -25,14 +25,21 @@ from service.llm.base import ChatMessage
 from service.templates.service import TemplateService, content_hash
 
 NAMES = ("wholedoc-summarise", "wholedoc-reduce", "wholedoc-extract", "wholedoc-compare")
-#: Per template, the migration whose default text is the newest (it stands in for a template
-#: the catalogue lacks): 0010 added wholedoc-summarise v2 (pointer lines).
-DEFAULTS_REVISION = {
-    "wholedoc-summarise": "0010",
-    "wholedoc-reduce": "0009",
-    "wholedoc-extract": "0009",
-    "wholedoc-compare": "0009",
-}
+_DEFAULTS = Path(str(resources.files("service"))) / "answering" / "prompting" / "defaults"
+
+
+def _defaults_revision(name: str) -> str:
+    """The newest migration folder of ``defaults/`` holding template ``name``'s text ("0010"
+    for wholedoc-summarise, "0009" for the others): its text stands in for a template the
+    catalogue lacks.
+
+    Raises:
+        FileNotFoundError: no migration ships a default text for ``name``.
+    """
+    found = [d.name for d in _DEFAULTS.iterdir() if (d / f"{name}.system.txt").is_file()]
+    if not found:
+        raise FileNotFoundError(f"no default text for template {name!r} in {_DEFAULTS}")
+    return max(found)
 
 
 @dataclass(frozen=True)
@@ -52,9 +59,9 @@ class Template:
 
 def default(name: str) -> Template:
     """The packaged default text of template ``name`` (version 0: not from the catalogue)."""
-    folder = Path(str(resources.files("service"))) / "answering" / "prompting" / "defaults"
+    revision = _defaults_revision(name)
     parts = [
-        (folder / DEFAULTS_REVISION[name] / f"{name}.{part}.txt")
+        (_DEFAULTS / revision / f"{name}.{part}.txt")
         .read_text(encoding="utf-8")
         .removesuffix("\n")
         for part in ("system", "user")

@@ -89,26 +89,32 @@ class Support:
     score: float
 
 
-def support(line: str, units: Sequence[Unit], haystacks: dict[int, str]) -> Support | None:
+def support(
+    line: str, units: Sequence[Unit], haystacks: dict[int, str], *, most_facts: bool = False
+) -> Support | None:
     """The unit that supports ``line`` best, or None when none does: every name and number of
-    the line must be in the unit's chunk(s) (``haystacks``: key -> folded text); ties go to the
-    earlier unit."""
+    the line must be in the unit's chunk(s) (``haystacks``: key -> folded text; a unit whose
+    keys it lacks is read alone); the largest share of the line's content words wins, then,
+    with ``most_facts``, the unit stating the most names and numbers; ties go to the earlier
+    unit."""
     wanted = words(line)
     stated = facts(line)
     if not wanted:
         return None
     best: Support | None = None
+    best_key: tuple[float, int] = (0.0, 0)
     for unit in units:
         hay = " ".join(haystacks.get(k, "") for k in unit.keys) or fold(unit.text)
-        if not all(has_fact(f, hay) for f in stated):
+        if not all(_has(f, hay) for f in stated):
             continue
         score = len(wanted & words(unit.text)) / len(wanted)
-        if best is None or score > best.score:
-            best = Support(unit, score)
+        key = (score, len(facts(unit.text)) if most_facts else 0)
+        if best is None or key > best_key:
+            best, best_key = Support(unit, score), key
     return best
 
 
-def has_fact(fact: str, hay: str) -> bool:
+def _has(fact: str, hay: str) -> bool:
     """True when the name or number ``fact`` (folded, as :func:`facts` gives it) is in the
     folded text ``hay`` (a number with or without its thousands separators; a name as a
     whole word)."""

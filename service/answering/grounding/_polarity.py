@@ -115,8 +115,9 @@ def _negated(sentence: str, asked: set[str]) -> bool:
     excepted one ("although X does not ...", "except ...")."""
     scored = []
     for words in _clauses(sentence):
-        hits = [i for i, w in enumerate(words) if content_stems(w) & asked]
-        scored.append((len({s for w in words for s in content_stems(w) & asked}), words, hits))
+        held = [content_stems(w) & asked for w in words]
+        hits = [i for i, stems in enumerate(held) if stems]
+        scored.append((len(set().union(*held)), words, hits))
     scored.sort(key=lambda t: -t[0])
     if not scored or scored[0][0] == 0 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
         return False

@@ -64,11 +64,12 @@ def review(
     (``check_answer``; on by default: a benchmark's "before" turns it off)."""
     texts = {p.number: p.text for p in passages}
     # the whole chunks: fitting to the token budget may have cut the sentence of an input
-    computed = compute(question, {p.number: p.whole or p.text for p in passages})
+    wholes_by_number = {p.number: p.whole or p.text for p in passages}
+    computed = compute(question, wholes_by_number)
     if computed is not None:
         inputs = list(dict.fromkeys([computed.later.passage, computed.earlier.passage]))
         return computed.text(), Grounding(inputs, computed=[computed.formula()])
-    negated = polarity(question, text, {p.number: p.whole or p.text for p in passages})
+    negated = polarity(question, text, wholes_by_number)
     if negated is not None:
         return negated.text(), Grounding([negated.passage], polarity=[negated.record()])
     labels = {p.number: p.label for p in passages}

@@ -245,9 +245,14 @@ def _on(day: tuple[int, int, int | None], days: frozenset[tuple[int, int, int]])
     return any(d[0] == month and d[1] == number and (year is None or d[2] == year) for d in days)
 
 
+def _singular(word: str) -> str | None:
+    """"e-mails" -> "e-mail": a plural's singular (a trailing "s" on 4+ letters), else None."""
+    return word[:-1] if word.endswith("s") and len(word) > 3 else None
+
+
 def _words(question: str) -> set[str]:
     words = set(_PIECE.findall(fold(question)))
-    return words | {w[:-1] for w in words if w.endswith("s") and len(w) > 3}
+    return words | {one for w in words if (one := _singular(w))}
 
 
 #: Words that make the kind word after them a reference to a document ("the scanned page", "my
@@ -268,9 +273,9 @@ def kinds_named(question: str) -> set[str]:
     words = _PIECE.findall(fold(question))
     named: set[str] = set()
     for i, word in enumerate(words):
-        kind = word if word in KINDS else word[:-1] if word[:-1] in KINDS and len(word) > 3 else ""
-        if kind and _DETERMINERS & set(words[max(0, i - _REFERENCE_REACH) : i]):
-            named.add(kind)
+        kind = word if word in KINDS else _singular(word)
+        if kind in KINDS and _DETERMINERS & set(words[max(0, i - _REFERENCE_REACH) : i]):
+            named.add(str(kind))
     return named
 
 

@@ -65,3 +65,17 @@ def test_a_file_name_asked_for_is_not_a_copied_label() -> None:
     assert check(copied, passages, labels=labels).incomplete  # a label and nothing else
     asked = "What is the name of the file attached to the e-mail?"
     assert not check(copied, passages, question=asked, labels=labels).incomplete
+
+
+def test_an_answer_ending_on_its_number_is_complete() -> None:
+    """The dangling-word rule read the last word without the numbers: "... a batch size of 128."
+    ended on "of" and was declined (dev half, h153)."""
+    passages = {1: "We train with a batch size of 128 and a learning rate of 1e-5."}
+    for whole in (
+        "The DPR model was trained with a batch size of 128. [1]",
+        "Zone NA's sales were 12,553 million CHF, up from 11,895 [1].",
+        "The batch size was one of 128 [1]",
+    ):
+        assert not check(whole, passages).incomplete, whole
+    for stub in ("France is a region of [1].", "It was given to the [1]", "Its size is 12 of [1]."):
+        assert check(stub, passages).incomplete, stub

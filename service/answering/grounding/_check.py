@@ -65,7 +65,10 @@ def incomplete(answer: str) -> bool:
         return bool(CITATION.search(answer))  # citations and nothing else: "[1]"
     if latin_share(text) < MIN_LATIN_SHARE:
         return False
-    if bool(words) and words[-1].lower() in _DANGLING:
+    # The text's last token, numbers included: "trained with a batch size of 128" ends on its
+    # fact, not on "of" (WORD leaves numbers out).
+    last = text.split()[-1].lower() if text.split() else ""
+    if bool(words) and last in _DANGLING:
         return True
     for sentence in SENTENCE_GAP.split(answer):
         before = sentence.split("[", 1)[0] if CITATION.search(sentence) else ""

@@ -184,6 +184,8 @@ def ask_all(url: str, convs: list[Conversation], paths: dict[str, str]) -> list[
                         "citations_total": len(cites),
                         "answer_word": word.lower() in answer["answer"].lower(),
                         "seconds": round(time.perf_counter() - t0, 1),
+                        "grounding": answer.get("grounding", {}),
+                        "sources": [f"{x['label']}: {x['text']}" for x in answer["sources"]],
                     }
                 )
                 row = rows[-1]

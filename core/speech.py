@@ -157,11 +157,16 @@ class SpeechModel:
             return Transcript([], 0.0)
         cfg = self.settings
         with self.holder.use() as model, budget().ingesting():
+            # Word timestamps (cross-attention alignment, ~3% more time): a segment's start and
+            # end are its first and last words' in the audio. Without them tiny.en's segment
+            # times can lag the speech by 2-3 s (a repeated sentence dropped, the next ones
+            # stretched), and a sentence went to the speaker before the one who said it.
             pieces, _info = model.transcribe(
                 audio,
                 beam_size=cfg.beam_size,
                 vad_filter=cfg.vad,
                 language=language or cfg.language,
+                word_timestamps=True,
             )
             # Whisper predicts timestamps on its 30 s window, so the last segment of a short clip
             # can end after the audio does (4.18 s in a 3.63 s clip): clamped, so citations and

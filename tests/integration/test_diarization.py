@@ -5,21 +5,24 @@ alone. Real components: Whisper tiny.en, the bundled GE2E encoder, espeak-ng voi
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 from sqlalchemy import select
 
-from bench.diarset import SR, Conversation, conversation
+from bench.diarset import SENTENCES, SR, Conversation, conversation
 from core.db.models import Chunk
 from core.embedder import Embedder
 from core.knowledge import KnowledgeBase
 from core.provenance import describe
 from core.settings import HearthSettings
+from core.speech import SpeechModel
 from core.voiceprint import SpeakerEncoder
 from ingest.pipeline import IngestPipeline
 from ingest.speakers.diarize import diarize
+from ingest.speakers.recording import segment_speakers
 from service.answering.retrieval import Retriever
 from service.speakers.service import find_document, list_speakers, rename
 
@@ -97,6 +100,52 @@ def test_chunks_keep_to_one_speaker_and_say_who(
     again = _chunks(kb)
     assert {p.get("speaker_name") for _, p in again if p["speaker"] == 2} == {"Maria"}
     assert not any(p.get("speaker_name") for _, p in again if p["speaker"] == 1)
+
+
+def _sentences_of(text: str) -> list[int]:
+    """The bench sentences a transcript segment holds (each of its sentences matched by most
+    of its words)."""
+    found = []
+    for piece in re.split(r"(?<=[.!?])\s+", text):
+        words = set(re.findall(r"[a-z']+", piece.lower()))
+        share = [len(words & set(re.findall(r"[a-z']+", s.lower()))) / len(words or "x")
+                 for s in SENTENCES]  # fmt: skip
+        best = max(range(len(SENTENCES)), key=lambda i: share[i])
+        if share[best] >= 0.6:
+            found.append(best)
+    return found
+
+
+def test_each_sentence_goes_to_the_voice_that_said_it(
+    settings: HearthSettings, tmp_path: Path
+) -> None:
+    """Three voices, two of them saying the same sentence one after the other: Whisper tiny.en
+    writes it once, and its segment times then lag the speech by 2-3 s, so the sentence after
+    the change of speaker went to the speaker before (issue 32's test2: "What did Maria say
+    about the concert tickets?" cited Tom). Word timestamps place each segment where it is
+    spoken."""
+    talk = conversation("relay", ["en-us+m3", "en-us+f2", "en-gb+f4"], 805, 8, AUDIO)
+    path = tmp_path / "relay.wav"
+    path.write_bytes(talk.wav_bytes())
+    transcript = SpeechModel(settings.speech).transcribe(path, path.name, per_channel=True)
+    segments, speakers = segment_speakers(
+        path, transcript.segments, SpeakerEncoder(settings.diarization)
+    )
+    voices_of: dict[int, set[str]] = {}
+    for (_, _, who), text in zip(talk.turns, talk.said, strict=True):
+        for i, sentence in enumerate(SENTENCES):
+            if sentence in text:
+                voices_of.setdefault(i, set()).add(who)
+    voice_of: dict[int, str] = {}
+    checked = 0
+    for seg, speaker in zip(segments, speakers, strict=True):
+        for index in _sentences_of(seg.text):
+            if len(voices_of.get(index, ())) != 1:
+                continue  # said by more than one voice
+            (voice,) = voices_of[index]
+            assert voice_of.setdefault(speaker, voice) == voice, (seg, voice_of, talk.turns)
+            checked += 1
+    assert checked >= 5 and len(set(voice_of.values())) == 3, (voice_of, segments)
 
 
 def test_one_voice_and_silence_are_not_split(

@@ -73,15 +73,20 @@ def test_a_segment_goes_to_who_talks_most_in_it() -> None:
     assert assign(segs, []) == [1, 1, 1]
 
 
-def _alike_turns(seed: int, spread: float = 0.25) -> np.ndarray:
-    """Windows of two voices too alike for the threshold (their centroids about 0.12 apart at
-    ``spread`` 0.25, 0.11 at 0.23), taking turns of 10 windows: A, B, A, B."""
-    rng = np.random.default_rng(seed)
+def _directions(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A random unit voiceprint and a unit direction at right angles to it (16 dimensions)."""
     base = rng.normal(size=16)
     base /= np.linalg.norm(base)
     away = rng.normal(size=16)
     away -= (away @ base) * base
-    away /= np.linalg.norm(away)
+    return base, away / np.linalg.norm(away)
+
+
+def _alike_turns(seed: int, spread: float = 0.25) -> np.ndarray:
+    """Windows of two voices too alike for the threshold (their centroids about 0.12 apart at
+    ``spread`` 0.25, 0.11 at 0.23), taking turns of 10 windows: A, B, A, B."""
+    rng = np.random.default_rng(seed)
+    base, away = _directions(rng)
     turns = []
     for centre in (base + spread * away, base - spread * away) * 2:
         x = centre + rng.normal(scale=0.0875, size=(10, 16))
@@ -124,3 +129,29 @@ def test_a_segment_across_two_turns_is_cut_where_the_speaker_changes() -> None:
     assert split_at_turns(inside_one, turns) == inside_one
     bare = [Segment(0.5, 9.5, "we fix the roof first the budget says windows")]
     assert split_at_turns(bare, turns) == bare
+
+
+def _two_conditions(seed: int, shift: float) -> np.ndarray:
+    """Nine windows of one voice and four (pieces 2 and 4) moved ``shift`` along another
+    direction: another recording condition at 0.85 (mean distance 0.32-0.36 from the nine,
+    past the threshold), another voice at 2.0 (0.58-0.61)."""
+    rng = np.random.default_rng(seed)
+    base, away = _directions(rng)
+    a = base + rng.normal(scale=0.12, size=(9, 16))
+    b = base + shift * away + rng.normal(scale=0.12, size=(4, 16))
+    x = np.concatenate([a[:3], b[:2], a[3:], b[2:]])
+    return np.asarray(x / np.linalg.norm(x, axis=1, keepdims=True))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_a_few_windows_apart_are_one_voice_unless_far(seed: int) -> None:
+    from sklearn.cluster import AgglomerativeClustering
+
+    near = _two_conditions(seed, 0.85)
+    ahc = AgglomerativeClustering(
+        n_clusters=None, metric="cosine", linkage="average", distance_threshold=0.32
+    )
+    assert len(set(ahc.fit_predict(near))) == 2  # the threshold alone reads two speakers
+    assert set(cluster(near, 0, 0.32)) == {0}
+    far = _two_conditions(seed, 2.0)  # a second voice of 4 windows (3 s) stays one
+    assert cluster(far, 0, 0.32) == [0] * 3 + [1] * 2 + [0] * 6 + [1] * 2

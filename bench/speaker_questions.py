@@ -2,8 +2,8 @@
 the train?" and, once a speaker is named, "what did Maria say about the train?", over
 conversations of bench/diarset.py (espeak-ng voices; the sentences each voice said are known).
 
-    PYTHONPATH=. python bench/speaker_questions.py [--split dev|test|test2] [--conversations 6]
-        [--model NAME] [--retrieval] [--out DIR] [--json P]
+    PYTHONPATH=. python bench/speaker_questions.py [--split dev|test|test2|test3]
+        [--conversations 6] [--model NAME] [--retrieval] [--out DIR] [--json P]
 
 The conversations are written as WAV files, ingested by `hearth ingest` (Whisper, then
 diarization; a collection each, so a question is asked of its own conversation) and asked
@@ -13,10 +13,10 @@ order of first speech), then speaker 2 is named Maria (PUT /api/documents/{id}/s
 speaker 1 Tom, and each is asked about another topic by name (the same one when that voice
 said only one sentence no other voice said). Each topic is a sentence only that voice said in
 the conversation. Splits: ``dev`` (seeds 300+, where retrieval's speaker ranking was tuned),
-``test`` (seeds 400+, run once and seen since) and ``test2`` (seeds 800+, held out: run
-once). ``--retrieval`` asks the retriever alone, in this process, without a model: whether the
-right turn is the first passage, among the passages, and the share of passages labelled with
-the asked speaker (fast; for tuning on dev). ``--out DIR``
+``test`` (seeds 400+) and ``test2`` (seeds 800+), each run once and seen since, and ``test3``
+(seeds 1200+, held out: run once). ``--retrieval`` asks the retriever alone, in this
+process, without a model: whether the right turn is the first passage, among the passages,
+and the share of passages labelled with the asked speaker (fast; for tuning on dev). ``--out DIR``
 keeps the files and the data directory: a second run with the same DIR asks again without
 ingesting again. Figures: the share of questions whose citations hold a turn in
 which that voice said it, cited with the asked speaker's label ("right turn cited"); the share
@@ -77,9 +77,9 @@ ORDINAL = {1: "first", 2: "second"}
 
 
 #: First seed of each split: ``dev`` tuned retrieval's speaker ranking and the split of alike
-#: voices; ``test`` was run once on the 2nd of December and has been seen since; ``test2`` is
-#: the fresh held-out draw (run once).
-SEEDS = {"dev": 300, "test": 400, "test2": 800}
+#: voices; ``test`` and ``test2`` were run once on the 2nd of December and have been seen since
+#: (test2 tuned on after); ``test3`` is the fresh held-out draw (run once).
+SEEDS = {"dev": 300, "test": 400, "test2": 800, "test3": 1200}
 
 
 def talks(n: int, split: str = "dev") -> list[Conversation]:

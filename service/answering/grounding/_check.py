@@ -67,8 +67,8 @@ def incomplete(answer: str) -> bool:
         return False
     # The text's last token, numbers included: "trained with a batch size of 128" ends on its
     # fact, not on "of" (WORD leaves numbers out).
-    last = text.split()[-1].lower() if text.split() else ""
-    if bool(words) and last in _DANGLING:
+    tokens = text.split()
+    if bool(words) and tokens[-1].lower() in _DANGLING:
         return True
     for sentence in SENTENCE_GAP.split(answer):
         before = sentence.split("[", 1)[0] if CITATION.search(sentence) else ""

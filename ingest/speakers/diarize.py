@@ -169,6 +169,22 @@ def cluster(
     return [order[int(label)] for label in labels]
 
 
+def _nearest(embeddings: np.ndarray, labels: np.ndarray, victim: int) -> tuple[int, float]:
+    """(the cluster nearest to cluster ``victim``, their mean cosine distance): the mean of the
+    windows' pairwise distances, which is 1 - the dot product of the two (unnormalised)
+    centroids."""
+    import numpy as np
+
+    mine = embeddings[labels == victim].mean(0)
+    apart = {
+        int(j): 1.0 - float(embeddings[labels == j].mean(0) @ mine)
+        for j in np.unique(labels)
+        if j != victim
+    }
+    nearest = min(apart, key=apart.__getitem__)
+    return nearest, apart[nearest]
+
+
 def _fold_small(embeddings: np.ndarray, labels: np.ndarray) -> np.ndarray:
     import numpy as np
 
@@ -180,11 +196,8 @@ def _fold_small(embeddings: np.ndarray, labels: np.ndarray) -> np.ndarray:
         small = counts.argmin()
         if counts[small] >= MIN_CLUSTER or counts[small] >= MIN_SHARE * len(labels):
             return labels
-        centroids = {int(i): embeddings[labels == i].mean(0) for i in ids}
         victim = int(ids[small])
-        mine = centroids.pop(victim)
-        nearest = max(centroids, key=lambda i: float(centroids[i] @ mine))
-        labels[labels == victim] = nearest
+        labels[labels == victim] = _nearest(embeddings, labels, victim)[0]
 
 
 def _fold_near(embeddings: np.ndarray, labels: np.ndarray) -> np.ndarray:
@@ -196,19 +209,14 @@ def _fold_near(embeddings: np.ndarray, labels: np.ndarray) -> np.ndarray:
     labels = labels.copy()
     while True:
         ids, counts = np.unique(labels, return_counts=True)
+        if len(ids) < 2:
+            return labels
         near: list[tuple[int, int, int]] = []  # (windows, cluster, nearest other)
         for i, count in zip(ids, counts, strict=True):
-            if count >= SPLIT_MIN or len(ids) < 2:
-                continue
-            mine = embeddings[labels == i]
-            apart = {
-                int(j): 1.0 - float((mine @ embeddings[labels == j].T).mean())
-                for j in ids
-                if j != i
-            }
-            nearest = min(apart, key=lambda j: apart[j])
-            if apart[nearest] < SMALL_APART:
-                near.append((int(count), int(i), nearest))
+            if count < SPLIT_MIN:
+                into, apart = _nearest(embeddings, labels, int(i))
+                if apart < SMALL_APART:
+                    near.append((int(count), int(i), into))
         if not near:
             return labels
         _, victim, into = min(near)

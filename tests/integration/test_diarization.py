@@ -5,7 +5,6 @@ alone. Real components: Whisper tiny.en, the bundled GE2E encoder, espeak-ng voi
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +18,7 @@ from core.knowledge import KnowledgeBase
 from core.provenance import describe
 from core.settings import HearthSettings
 from core.speech import SpeechModel
+from core.text import SENTENCE_GAP, WORD
 from core.voiceprint import SpeakerEncoder
 from ingest.pipeline import IngestPipeline
 from ingest.speakers.diarize import diarize
@@ -106,9 +106,9 @@ def _sentences_of(text: str) -> list[int]:
     """The bench sentences a transcript segment holds (each of its sentences matched by most
     of its words)."""
     found = []
-    for piece in re.split(r"(?<=[.!?])\s+", text):
-        words = set(re.findall(r"[a-z']+", piece.lower()))
-        share = [len(words & set(re.findall(r"[a-z']+", s.lower()))) / len(words or "x")
+    for piece in SENTENCE_GAP.split(text):
+        words = set(WORD.findall(piece.lower()))
+        share = [len(words & set(WORD.findall(s.lower()))) / len(words or "x")
                  for s in SENTENCES]  # fmt: skip
         best = max(range(len(SENTENCES)), key=lambda i: share[i])
         if share[best] >= 0.6:

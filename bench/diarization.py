@@ -1,14 +1,15 @@
 """Speaker diarization on a set built here (bench/diarset.py): DER, speaker counts, one-voice
 recordings kept whole, and diarization time as a share of transcription time.
 
-    PYTHONPATH=. python bench/diarization.py [--split dev|test|test2|test3|all] [--threshold T]
-        [--step F] [--no-transcribe] [--json P]
+    PYTHONPATH=. python bench/diarization.py [--split dev|test|test2|test3|test4|all]
+        [--threshold T] [--step F] [--no-transcribe] [--json P]
 
 Conversations of 2-4 voices (espeak-ng variants, the bundled piper voice when installed, JFK and
 LibriSpeech speaker 1089 from ../shared/data/audio), turns of 2-20 s with known boundaries; the
 ``dev`` seeds chose ``diarization.threshold`` and the split of alike voices, the ``test`` and
 ``test2`` seeds were run once and have been seen since (test2 was tuned on after, on the 3rd of
-December), the ``test3`` seeds (held out: run once) give the figures.
+December) and the ``test3`` seeds (run once on the 3rd, seen since); the ``test4`` seeds (held
+out: run once) give the figures.
 Each voice alone gives five one-voice recordings (2-8 turns; a real voice one).
 DER is the standard one (missed speech + false alarm + speaker confusion over reference speech,
 optimal one-to-one speaker mapping, a 0.25 s collar around every reference boundary left out),
@@ -87,9 +88,9 @@ def boundary_error(ref: list[tuple[float, float, str]], hyp: list[Turn]) -> floa
 
 
 #: First seed of each split: ``dev`` chose the settings; ``test`` (100+) and ``test2`` (700+)
-#: were run once on the 2nd of December and have been seen since; ``test3`` (1100+) is the fresh
-#: held-out draw.
-BASES = {"dev": 1, "test": 100, "test2": 700, "test3": 1100}
+#: were run once on the 2nd of December and have been seen since, as has ``test3`` (1100+, run
+#: once on the 3rd); ``test4`` (1500+) is the fresh held-out draw.
+BASES = {"dev": 1, "test": 100, "test2": 700, "test3": 1100, "test4": 1500}
 #: Longer one-voice recordings beside the two-turn ones, (first seed past the split's base,
 #: turns): more windows, so more chances for a voice to be cut in two.
 LONG_ONES = ((60, 4), (70, 6), (80, 8), (90, 8))
@@ -227,7 +228,7 @@ def run(
 def main() -> None:
     """Parse arguments, run, print the table (and write JSON when asked)."""
     p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("--split", choices=(*BASES, "all"), default="test3")
+    p.add_argument("--split", choices=(*BASES, "all"), default="test4")
     p.add_argument("--threshold", type=float, default=None)
     p.add_argument("--step", type=int, default=STEP_FRAMES, help="Window step, mel frames (10 ms).")
     p.add_argument("--no-transcribe", action="store_true", help="Leave the time share out.")

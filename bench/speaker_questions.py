@@ -2,7 +2,7 @@
 the train?" and, once a speaker is named, "what did Maria say about the train?", over
 conversations of bench/diarset.py (espeak-ng voices; the sentences each voice said are known).
 
-    PYTHONPATH=. python bench/speaker_questions.py [--split dev|test|test2|test3]
+    PYTHONPATH=. python bench/speaker_questions.py [--split dev|test|test2|test3|test4]
         [--conversations 6] [--model NAME] [--retrieval] [--out DIR] [--json P]
 
 The conversations are written as WAV files, ingested by `hearth ingest` (Whisper, then
@@ -13,8 +13,9 @@ order of first speech), then speaker 2 is named Maria (PUT /api/documents/{id}/s
 speaker 1 Tom, and each is asked about another topic by name (the same one when that voice
 said only one sentence no other voice said). Each topic is a sentence only that voice said in
 the conversation. Splits: ``dev`` (seeds 300+, where retrieval's speaker ranking was tuned),
-``test`` (seeds 400+) and ``test2`` (seeds 800+), each run once and seen since, and ``test3``
-(seeds 1200+, held out: run once). ``--retrieval`` asks the retriever alone, in this
+``test`` (seeds 400+) and ``test2`` (seeds 800+), each run once and seen since, ``test3``
+(seeds 1200+, run once on the 3rd of December and seen since), and ``test4`` (seeds 1600+,
+voices drawn by seed; held out: run once). ``--retrieval`` asks the retriever alone, in this
 process, without a model: whether the right turn is the first passage, among the passages,
 and the share of passages labelled with the asked speaker (fast; for tuning on dev). ``--out DIR``
 keeps the files and the data directory: a second run with the same DIR asks again without
@@ -31,6 +32,7 @@ import argparse
 import contextlib
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -78,19 +80,27 @@ ORDINAL = {1: "first", 2: "second"}
 
 #: First seed of each split: ``dev`` tuned retrieval's speaker ranking and the split of alike
 #: voices; ``test`` and ``test2`` were run once on the 2nd of December and have been seen since
-#: (test2 tuned on after); ``test3`` is the fresh held-out draw (run once).
-SEEDS = {"dev": 300, "test": 400, "test2": 800, "test3": 1200}
+#: (test2 tuned on after); ``test3`` was run once on the 3rd and seen since; ``test4`` is the
+#: fresh held-out draw (run once).
+SEEDS = {"dev": 300, "test": 400, "test2": 800, "test3": 1200, "test4": 1600}
+#: Splits whose voices were picked by the conversation's index (the same voice pairs in each),
+#: kept so for their figures to stay reproducible; later splits pick them by seed.
+BY_INDEX = ("dev", "test", "test2", "test3")
 
 
 def talks(n: int, split: str = "dev") -> list[Conversation]:
     """``n`` conversations of 2-3 espeak-ng voices (seeds from ``SEEDS[split]``; not the
-    diarization splits' seeds), 8 turns each."""
+    diarization splits' seeds), 8 turns each. The voices are drawn by the conversation's seed
+    (``BY_INDEX`` splits: chosen by its index)."""
     voices = [v[0] for v in ESPEAK_VOICES]
     out = []
     for i in range(n):
         seed = SEEDS[split] + i
-        shift = i // len(voices)  # past the fifth conversation: other pairs of voices
-        chosen = [voices[(i + j * (2 + shift)) % len(voices)] for j in range(2 + i % 2)]
+        if split in BY_INDEX:
+            shift = i // len(voices)  # past the fifth conversation: other pairs of voices
+            chosen = [voices[(i + j * (2 + shift)) % len(voices)] for j in range(2 + i % 2)]
+        else:
+            chosen = random.Random(seed).sample(voices, 2 + i % 2)
         out.append(conversation(f"talk{seed}", chosen, seed, 8, SHARED / "audio"))
     return out
 

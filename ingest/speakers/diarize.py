@@ -5,8 +5,8 @@ Steps: Silero voice-activity regions (the VAD faster-whisper ships), a GE2E voic
 the windows (average linkage on cosine distance; stopped at ``diarization.threshold``, or at
 ``diarization.num_speakers`` when set), clusters of fewer than ``MIN_CLUSTER`` windows folded
 into the nearest other (and those of fewer than ``SPLIT_MIN`` unless ``SMALL_APART`` from it),
-a cluster whose windows fall into two groups each holding whole turns
-split in two (two voices too alike for the threshold: :func:`_split_alike`), and the label
+a cluster whose windows fall into two groups each holding whole turns, by voiceprint or by
+pitch, split in two (two voices too alike for the threshold: :func:`_split_alike`), and the label
 sequence smoothed. Speakers are numbered 1, 2, ... in the
 order they first speak. A transcript segment goes to the speaker who talks most within it.
 
@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from core.text import CLAUSE_END_GAP
 from core.voiceprint import HOP, SAMPLE_RATE, WINDOW_FRAMES
+from ingest.speakers.pitch import window_pitch
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -66,6 +67,17 @@ SPLIT_CHANGES = 0.2
 #: random; the regions explain 0.16 of the spread, the halves 0.06 apart).
 SPLIT_FAR = 0.13
 SPLIT_TURNS = 0.6
+#: When the voiceprints' cut is not kept, the cluster's windows are cut in two by pitch
+#: (ingest/speakers/pitch.py; the cut of the sorted window pitches leaving the least spread
+#: within the halves, each half at least ``SPLIT_MIN`` windows and ``SPLIT_SHARE``): kept when
+#: the halves' median pitches are at least ``PITCH_APART`` octaves apart and in time order the
+#: windows change halves at most ``PITCH_CHANGES`` times as often as at random (each half
+#: holds whole turns). On the seen splits (diarization dev, test2, test3 and the question
+#: conversations of dev, test2, test3): two voices the voiceprints merged (0.27-0.30 octaves
+#: apart) change halves at 0.13-0.22 of random; every one-voice cluster's pitch halves at 0.45
+#: or more (real voices' pieces lie up to 0.35 octaves apart, so the change rate decides).
+PITCH_APART = 0.15
+PITCH_CHANGES = 0.3
 #: A cluster of fewer than ``SPLIT_MIN`` windows (6 s of speech) is folded into the nearest
 #: other unless their mean distance (the threshold's measure) is at least ``SMALL_APART``: a
 #: few windows are too little to tell a second voice from one voice in other conditions (a
@@ -136,13 +148,14 @@ def cluster(
     num_speakers: int,
     threshold: float,
     regions: Sequence[int] | None = None,
+    pitch: np.ndarray | None = None,
 ) -> list[int]:
     """A cluster index (from 0, in order of first appearance) for each unit voiceprint (rows of
     ``embeddings``, in time order): average linkage on cosine distance, ``num_speakers``
     clusters when non-zero, else merged while the mean distance between two clusters is under
     ``threshold``; small clusters folded in, alike voices split (:func:`_split_alike`).
     ``regions``: the speech region (numbered from 0) of each window; ``None``, each window
-    its own."""
+    its own. ``pitch``: each window's log2 F0 (``nan`` unvoiced); ``None``, no pitch cut."""
     import numpy as np
     from sklearn.cluster import AgglomerativeClustering
 
@@ -161,7 +174,7 @@ def cluster(
     if not num_speakers:
         parts = np.arange(n) if regions is None else np.asarray(regions)
         folded = _fold_near(embeddings, _fold_small(embeddings, labels))
-        labels = _split_alike(embeddings, folded, parts)
+        labels = _split_alike(embeddings, folded, parts, pitch)
     labels = _smooth(labels)
     order: dict[int, int] = {}
     for label in labels:
@@ -257,10 +270,17 @@ def _region_share(along: np.ndarray, regions: np.ndarray) -> float:
     return between / spread
 
 
-def _split_alike(embeddings: np.ndarray, labels: np.ndarray, regions: np.ndarray) -> np.ndarray:
+def _split_alike(
+    embeddings: np.ndarray,
+    labels: np.ndarray,
+    regions: np.ndarray,
+    pitch: np.ndarray | None = None,
+) -> np.ndarray:
     """Each cluster split in two when its windows form two groups apart that keep to their own
     turns (see ``SPLIT_*``): two voices the threshold merged; every window of it goes to the
-    nearer half. Windows are in time order; ``regions``: each window's speech region."""
+    nearer half. Failing that, when its windows' pitches do (:func:`_pitch_halves`). Windows
+    are in time order; ``regions``: each window's speech region; ``pitch``: each window's
+    log2 F0 (``nan`` unvoiced), ``None`` for no pitch cut."""
     import numpy as np
 
     labels = labels.copy()
@@ -268,27 +288,67 @@ def _split_alike(embeddings: np.ndarray, labels: np.ndarray, regions: np.ndarray
     for label in np.unique(labels):
         whole = np.flatnonzero(labels == label)
         cut = _halves(embeddings, whole)
-        if cut is None:
-            continue
-        idx, halves = cut
-        small = min(int(halves.sum()), len(halves) - int(halves.sum())) / len(halves)
-        a, b = (embeddings[idx[halves == h]].mean(0) for h in (0, 1))
-        a, b = a / np.linalg.norm(a), b / np.linalg.norm(b)
-        changes = float(np.mean(halves[1:] != halves[:-1]))
-        apart = 1.0 - float(a @ b)
-        if (
-            small >= SPLIT_SHARE
-            and apart > SPLIT_DISTANCE
-            and changes <= SPLIT_CHANGES * 2 * small * (1 - small)
-            and (
-                apart >= SPLIT_FAR
-                or _region_share(embeddings[idx] @ (b - a), regions[idx]) >= SPLIT_TURNS
-            )
-        ):
-            near_b = embeddings[whole] @ b > embeddings[whole] @ a
-            labels[whole[near_b]] = fresh
+        if cut is not None:
+            idx, halves = cut
+            small = min(int(halves.sum()), len(halves) - int(halves.sum())) / len(halves)
+            a, b = (embeddings[idx[halves == h]].mean(0) for h in (0, 1))
+            a, b = a / np.linalg.norm(a), b / np.linalg.norm(b)
+            changes = float(np.mean(halves[1:] != halves[:-1]))
+            apart = 1.0 - float(a @ b)
+            if (
+                small >= SPLIT_SHARE
+                and apart > SPLIT_DISTANCE
+                and changes <= SPLIT_CHANGES * 2 * small * (1 - small)
+                and (
+                    apart >= SPLIT_FAR
+                    or _region_share(embeddings[idx] @ (b - a), regions[idx]) >= SPLIT_TURNS
+                )
+            ):
+                near_b = embeddings[whole] @ b > embeddings[whole] @ a
+                labels[whole[near_b]] = fresh
+                fresh += 1
+                continue
+        high = None if pitch is None else _pitch_halves(pitch[whole])
+        if high is not None:
+            labels[whole[high]] = fresh
             fresh += 1
     return labels
+
+
+def _pitch_halves(pitch: np.ndarray) -> np.ndarray | None:
+    """Which of a cluster's windows (in time order; log2 F0, ``nan`` unvoiced) belong to the
+    higher of two pitch groups that keep to their own turns (see ``PITCH_*``), a window without
+    pitch to the group of the nearest one in time with it; ``None`` when there are no such
+    groups."""
+    import numpy as np
+
+    voiced = np.flatnonzero(~np.isnan(pitch))
+    if len(voiced) < 2 * SPLIT_MIN:
+        return None
+    values = pitch[voiced]
+    ordered = np.sort(values)
+    least, cut = np.inf, 0
+    for c in range(SPLIT_MIN, len(ordered) - SPLIT_MIN + 1):
+        low, high = ordered[:c], ordered[c:]
+        spread = float(((low - low.mean()) ** 2).sum() + ((high - high.mean()) ** 2).sum())
+        if spread < least:
+            least, cut = spread, c
+    halves = values >= ordered[cut]
+    ones = int(halves.sum())
+    small = min(ones, len(halves) - ones) / len(halves)
+    if min(ones, len(halves) - ones) < SPLIT_MIN or small < SPLIT_SHARE:
+        return None
+    apart = float(np.median(values[halves]) - np.median(values[~halves]))
+    changes = float(np.mean(halves[1:] != halves[:-1]))
+    if apart < PITCH_APART or changes > PITCH_CHANGES * 2 * small * (1 - small):
+        return None
+    at = np.arange(len(pitch))
+    after = np.minimum(np.searchsorted(voiced, at), len(voiced) - 1)
+    before = np.maximum(after - 1, 0)
+    nearest = np.where(at - voiced[before] <= voiced[after] - at, before, after)
+    nearest = np.where(voiced[after] == at, after, nearest)
+    out: np.ndarray = halves[nearest]
+    return out
 
 
 def _smooth(labels: np.ndarray) -> np.ndarray:
@@ -312,8 +372,15 @@ def diarize(
     windows = _windows(speech_regions(samples), step)
     if not windows:
         return []
-    embeddings = encoder.embed(samples, [w[0] for w in windows])
-    labels = cluster(embeddings, settings.num_speakers, settings.threshold, region_of(windows))
+    starts = [w[0] for w in windows]
+    embeddings = encoder.embed(samples, starts)
+    labels = cluster(
+        embeddings,
+        settings.num_speakers,
+        settings.threshold,
+        region_of(windows),
+        window_pitch(samples, starts),
+    )
     turns: list[Turn] = []
     for (_, start, end), label in zip(windows, labels, strict=True):
         last = turns[-1] if turns else None

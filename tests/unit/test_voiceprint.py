@@ -155,3 +155,49 @@ def test_a_few_windows_apart_are_one_voice_unless_far(seed: int) -> None:
     assert set(cluster(near, 0, 0.32)) == {0}
     far = _two_conditions(seed, 2.0)  # a second voice of 4 windows (3 s) stays one
     assert cluster(far, 0, 0.32) == [0] * 3 + [1] * 2 + [0] * 6 + [1] * 2
+
+
+def _voiced(f0: float, seconds: float, seed: int) -> np.ndarray:
+    """A buzzy voice at ``f0`` Hz (ten harmonics, a little noise), 16 kHz."""
+    t = np.arange(int(seconds * 16000)) / 16000
+    x = sum(np.sin(2 * np.pi * f0 * k * t) / k for k in range(1, 11))
+    noise = np.random.default_rng(seed).normal(scale=0.05, size=len(t))
+    return np.asarray(0.3 * x + noise, dtype=np.float32)
+
+
+def test_pitch_is_read_per_window_and_missing_where_unvoiced() -> None:
+    from ingest.speakers.pitch import window_pitch
+
+    samples = np.concatenate(
+        [_voiced(82, 2, 0), _voiced(98, 2, 1), np.random.default_rng(2).normal(size=32000) * 0.3]
+    ).astype(np.float32)
+    got = window_pitch(samples, [20, 220, 420])  # mel frames: 0.2 s, 2.2 s, 4.2 s
+    assert abs(got[0] - np.log2(82)) < 0.03
+    assert abs(got[1] - np.log2(98)) < 0.03
+    assert np.isnan(got[2])  # noise has no pitch
+
+
+def _one_timbre(seed: int, n: int = 40) -> np.ndarray:
+    """``n`` windows of one timbre: the voiceprints alone read one speaker."""
+    rng = np.random.default_rng(seed)
+    base, _ = _directions(rng)
+    x = base + rng.normal(scale=0.0875, size=(n, 16))
+    return np.asarray(x / np.linalg.norm(x, axis=1, keepdims=True))
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_two_voices_of_one_timbre_are_split_by_pitch_when_they_keep_to_their_turns(
+    seed: int,
+) -> None:
+    windows = _one_timbre(seed)
+    assert set(cluster(windows, 0, 0.33)) == {0}
+    rng = np.random.default_rng(seed + 5)
+    turns = [i // 10 % 2 for i in range(40)]  # A, B, A, B: 10 windows each
+    pitch = np.where(np.asarray(turns) == 1, 6.35, 6.6) + rng.normal(scale=0.03, size=40)
+    pitch[[3, 15, 27]] = np.nan  # unvoiced windows go with their neighbours
+    assert cluster(windows, 0, 0.33, pitch=pitch) == turns
+    # The same pitches in a random order (one voice's intonation): one speaker.
+    assert set(cluster(windows, 0, 0.33, pitch=pitch[rng.permutation(40)])) == {0}
+    # Turns apart by under PITCH_APART octaves: one speaker.
+    near = np.where(np.asarray(turns) == 1, 6.5, 6.6) + rng.normal(scale=0.01, size=40)
+    assert set(cluster(windows, 0, 0.33, pitch=near)) == {0}

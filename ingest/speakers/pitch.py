@@ -5,7 +5,7 @@ en-us+m3 and en-gb-scotland+m1: centroids 0.05 apart, F0 about 97 and 82 Hz). Ea
 F0 is read from the normalised autocorrelation of a 40 ms Hann-windowed frame (60-400 Hz, the
 highest peak); a frame counts when that peak is at least ``VOICED`` and its energy is at least
 ``QUIET`` of the loudest frame's. A window's pitch is the median log2 F0 of its counted frames
-(``nan`` when fewer than ``MIN_FRAMES``). numpy only; about 2 ms a second of audio.
+(``nan`` when fewer than ``MIN_FRAMES``). numpy only: 0.23 s for 60 s of audio at load 3.
 """
 
 from __future__ import annotations

@@ -186,7 +186,10 @@ class Retriever:
         if number is not None or name is not None:  # that speaker's turns first, kept
             scored = self._speaker_first(question, scored, vector, filters, number, name, k)
         if cut and scored:
-            best = max(c for _, _, c in scored)
+            # MiniLM reads Latin script only: its cosines on Hebrew, Cyrillic, CJK... text are
+            # noise and must not set the margin's best (a Hebrew e-mail's 0.319 cut the CSV row).
+            readable = [c for chunk, _, c in scored if _latin(chunk.text)]
+            best = max(readable) if readable else max(c for _, _, c in scored)
             low = cfg.min_score if min_score is None else min_score
             margin = cfg.relative_margin if relative_margin is None else relative_margin
             floor = max(low, best - margin)
@@ -230,6 +233,15 @@ class Retriever:
             floor = max(low, max(c for _, _, c in scored) - margin)
             scored = [item for item in scored if item[2] >= floor or item[0].id in about]
         return _as_passages(scored)
+
+
+def _latin(text: str) -> bool:
+    """Whether most of ``text``'s letters are Latin script (the only one the embedder reads)."""
+    letters = [ch for ch in text if ch.isalpha()]
+    if not letters:
+        return True
+    latin = sum(1 for ch in letters if ord(ch) < 0x250 or 0x1E00 <= ord(ch) < 0x1F00)
+    return latin >= 0.5 * len(letters)
 
 
 def _as_passages(scored: list[tuple[Any, Any, float]]) -> list[Passage]:

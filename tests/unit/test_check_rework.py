@@ -79,3 +79,22 @@ def test_an_answer_ending_on_its_number_is_complete() -> None:
         assert not check(whole, passages).incomplete, whole
     for stub in ("France is a region of [1].", "It was given to the [1]", "Its size is 12 of [1]."):
         assert check(stub, passages).incomplete, stub
+
+
+def test_words_pointing_at_a_source_are_no_missing_fact() -> None:
+    """The words "according to [1]" and "stated in [1] and [2]" end on "to" and "and" once the citations
+    are gone: the dangling-word rule took them for a fact left out (dev half, h136's reply)."""
+    passages = {1: "Paris is the capital of France.", 2: "France's capital is Paris."}
+    for whole in (
+        "Paris is the capital of France, according to [1].",
+        "Yes, Paris is the capital of France. This is stated in [1] and [2].",
+        "Paris is the capital of France, as shown by [1], [2].",
+        "Paris is the capital of France (see [1] and [2]).",
+        "Paris is the capital of France [1]-[2].",
+    ):
+        assert not check(whole, passages).incomplete, whole
+    for stub in (
+        "The capital of France is [1] and [2].",
+        "France is a region of [1] and [2].",
+    ):
+        assert check(stub, passages).incomplete, stub

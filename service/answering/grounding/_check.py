@@ -52,14 +52,35 @@ _DANGLING = {
 _COPULAS = {"is", "was", "are", "were", "be", "been", "include", "includes", "contains"}
 _YES_NO = {"yes", "no", "not"}
 
+#: Citations joined into one group: "[1] and [2]", "[1], [2]", "[1]-[3]".
+_CITATION_GROUP = re.compile(r"\[\d{1,3}\](?:\s*(?:,|;|&|-|–|\band\b|\bor\b)\s*\[\d{1,3}\])+")
+#: Words that point at a source, right before its citation: they say where the fact is written,
+#: not that the fact is missing ("..., according to [1].", "as shown by [2]", "(see [1])").
+_POINTING = re.compile(
+    r"(?:\baccording\s+to|\b(?:as\s+)?(?:stated|shown|noted|mentioned|described|given|reported"
+    r"|listed|seen|found|cited|quoted|written|explained|detailed|indicated|specified|supported"
+    r"|confirmed|provided|outlined|referenced|documented|presented|recorded)(?:\s+(?:in|by|from"
+    r"|on|at))?|\b(?:see|cf\.?|per|consistent\s+with|based\s+on))\s*(?:\(\s*)?(?=\[\d)",
+    re.IGNORECASE,
+)
+
+
+def _grouped(answer: str) -> str:
+    """``answer`` with each group of citations as its first citation ("[1] and [2]" -> "[1]")."""
+    return _CITATION_GROUP.sub(lambda m: m.group()[: m.group().index("]") + 1], answer)
+
 
 def incomplete(answer: str) -> bool:
     """True when ``answer`` states nothing, however well its words match the passages: it is
     citations alone ("[1]"), it ends (citations removed) on a word no English sentence ends on
     ("France is a region of [1].", "It was given to the [1]"), or a sentence's citation stands
     right after its verb, where the fact belongs ("The name of the file attached is [1]."; not
-    "Yes, it is [1].")."""
-    text = CITATION.sub(" ", answer).strip().rstrip(".!?;:,\"'”’) ").strip()
+    "Yes, it is [1]."). Words pointing at a source before its citation ("according to [1]",
+    "as stated in [1] and [2]") are no missing fact."""
+    answer = _grouped(answer)
+    # the words pointing at a source go for the last word ("..., according to [1]."), not for
+    # a verb's citation ("This is stated in [1]." is no "This is [1].")
+    text = CITATION.sub(" ", _POINTING.sub("", answer)).strip().rstrip(".!?;:,\"'”’) ").strip()
     words = WORD.findall(text)
     if not words and not NUMBER.search(text):
         return bool(CITATION.search(answer))  # citations and nothing else: "[1]"

@@ -5,7 +5,11 @@ Public:
 
 - the decline sentence: ``DONT_KNOW``;
 - citation markers: ``CITATION`` (one ``[n]``, its number in group 1), ``CITATION_RUN``
-  (``" [1, 2]"`` with its blank), ``cited_numbers``;
+  (``" [1, 2]"`` with its blank), ``cited_numbers``, groups of them ``CITATION_GROUP`` and
+  ``grouped_citations`` ("[1] and [2]"), words pointing at a source before one ``POINTING``
+  ("according to [1]");
+- scripts: a Latin letter ``LATIN``, the share of a text's letters that are Latin
+  ``latin_share``;
 - sentences: the split points ``SENTENCE_GAP``, ``SENTENCE_OR_LINE_GAP``,
   ``WIDE_SENTENCE_GAP`` (CJK stops too), ``CITED_SENTENCE_GAP``, ``CLAUSE_GAP``, ``CLAUSE_END_GAP``,
   ``CHUNK_SENTENCE_GAP``, ``STATEMENT_GAP``, ``SENTENCE_GAP_BEFORE_CAPITAL``, ``SENTENCE_END``,
@@ -24,10 +28,17 @@ Public:
   ``asked_numbers``.
 
 The modules behind them (``_decline``, ``_citations``, ``_sentences``, ``_numbers``,
-``_words``, ``_claims``, ``_spelling``) are private.
+``_words``, ``_claims``, ``_spelling``, ``_script``) are private.
 """
 
-from core.text._citations import CITATION, CITATION_RUN, cited_numbers
+from core.text._citations import (
+    CITATION,
+    CITATION_GROUP,
+    CITATION_RUN,
+    POINTING,
+    cited_numbers,
+    grouped_citations,
+)
 from core.text._claims import (
     WORD,
     asked_numbers,
@@ -53,6 +64,7 @@ from core.text._numbers import (
     number_keys,
     ranges,
 )
+from core.text._script import LATIN, latin_share
 from core.text._sentences import (
     AFTER_SENTENCE_END,
     CHUNK_SENTENCE_GAP,
@@ -84,6 +96,7 @@ __all__ = [
     "CALENDAR_WORDS",
     "CHUNK_SENTENCE_GAP",
     "CITATION",
+    "CITATION_GROUP",
     "CITATION_RUN",
     "CITED_SENTENCE_GAP",
     "CLAUSE_END_GAP",
@@ -93,12 +106,14 @@ __all__ = [
     "DAY_OF_MONTH",
     "DONT_KNOW",
     "FIGURE",
+    "LATIN",
     "MULTI_DIGIT_NUMBER",
     "NOT_NAMES",
     "NUMBER",
     "NUMBER_CONTEXT_STOP_WORDS",
     "NUMBER_OR_WORD",
     "NUMERIC_CELL",
+    "POINTING",
     "SENTENCE_END",
     "SENTENCE_GAP",
     "SENTENCE_GAP_BEFORE_CAPITAL",
@@ -119,7 +134,9 @@ __all__ = [
     "content_stems",
     "dates",
     "fold",
+    "grouped_citations",
     "holds_all",
+    "latin_share",
     "month_number",
     "names_in",
     "number_key",

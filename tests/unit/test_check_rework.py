@@ -82,8 +82,8 @@ def test_an_answer_ending_on_its_number_is_complete() -> None:
 
 
 def test_words_pointing_at_a_source_are_no_missing_fact() -> None:
-    """The words "according to [1]" and "stated in [1] and [2]" end on "to" and "and" once the citations
-    are gone: the dangling-word rule took them for a fact left out (dev half, h136's reply)."""
+    """The words "according to [1]" and "stated in [1] and [2]" end on "to" and "and" once the
+    citations are gone: the dangling-word rule took them for a fact left out (dev half, h136)."""
     passages = {1: "Paris is the capital of France.", 2: "France's capital is Paris."}
     for whole in (
         "Paris is the capital of France, according to [1].",

@@ -16,21 +16,23 @@ from core.evalmetrics import DONT_KNOW, is_abstention
 from core.text import (
     CITATION,
     CITED_SENTENCE_GAP,
+    LATIN,
     NUMBER,
+    POINTING,
     SENTENCE_GAP,
     WORD,
     asked_numbers,
     cited_numbers,
     claims,
     fold,
+    grouped_citations,
+    latin_share,
     present,
 )
 from service.answering.grounding._numbers import near_misses, unbound
 from service.answering.grounding._references import references
 from service.answering.grounding._relations import unlinked
 
-_LATIN = re.compile(r"[A-Za-z\u00C0-\u024F]")
-_LETTER = re.compile(r"[^\W\d_]")
 #: Below this share of Latin letters, the passages are in another script: names written in
 #: Latin letters cannot be checked against them (numbers still are).
 MIN_LATIN_SHARE = 0.3
@@ -52,23 +54,6 @@ _DANGLING = {
 _COPULAS = {"is", "was", "are", "were", "be", "been", "include", "includes", "contains"}
 _YES_NO = {"yes", "no", "not"}
 
-#: Citations joined into one group: "[1] and [2]", "[1], [2]", "[1]-[3]".
-_CITATION_GROUP = re.compile(r"\[\d{1,3}\](?:\s*(?:,|;|&|-|–|\band\b|\bor\b)\s*\[\d{1,3}\])+")
-#: Words that point at a source, right before its citation: they say where the fact is written,
-#: not that the fact is missing ("..., according to [1].", "as shown by [2]", "(see [1])").
-_POINTING = re.compile(
-    r"(?:\baccording\s+to|\b(?:as\s+)?(?:stated|shown|noted|mentioned|described|given|reported"
-    r"|listed|seen|found|cited|quoted|written|explained|detailed|indicated|specified|supported"
-    r"|confirmed|provided|outlined|referenced|documented|presented|recorded)(?:\s+(?:in|by|from"
-    r"|on|at))?|\b(?:see|cf\.?|per|consistent\s+with|based\s+on))\s*(?:\(\s*)?(?=\[\d)",
-    re.IGNORECASE,
-)
-
-
-def _grouped(answer: str) -> str:
-    """``answer`` with each group of citations as its first citation ("[1] and [2]" -> "[1]")."""
-    return _CITATION_GROUP.sub(lambda m: m.group()[: m.group().index("]") + 1], answer)
-
 
 def incomplete(answer: str) -> bool:
     """True when ``answer`` states nothing, however well its words match the passages: it is
@@ -77,10 +62,10 @@ def incomplete(answer: str) -> bool:
     right after its verb, where the fact belongs ("The name of the file attached is [1]."; not
     "Yes, it is [1]."). Words pointing at a source before its citation ("according to [1]",
     "as stated in [1] and [2]") are no missing fact."""
-    answer = _grouped(answer)
+    answer = grouped_citations(answer)
     # the words pointing at a source go for the last word ("..., according to [1]."), not for
     # a verb's citation ("This is stated in [1]." is no "This is [1].")
-    text = CITATION.sub(" ", _POINTING.sub("", answer)).strip().rstrip(".!?;:,\"'”’) ").strip()
+    text = CITATION.sub(" ", POINTING.sub("", answer)).strip().rstrip(".!?;:,\"'”’) ").strip()
     words = WORD.findall(text)
     if not words and not NUMBER.search(text):
         return bool(CITATION.search(answer))  # citations and nothing else: "[1]"
@@ -123,14 +108,6 @@ def only_labels(answer: str, labels: Iterable[str], question: str = "") -> bool:
         return False
     bare = [_bare(label) for label in labels]
     return any(said == b for b in bare if b) or said == " ".join(b for b in bare if b)
-
-
-def latin_share(text: str) -> float:
-    """Share of the letters of ``text`` that are Latin (1.0 for no letters)."""
-    letters = _LETTER.findall(text)
-    if not letters:
-        return 1.0
-    return sum(bool(_LATIN.match(c)) for c in letters) / len(letters)
 
 
 @dataclass
@@ -282,7 +259,7 @@ def check(
             continue  # a name or number of the question, held by a chunk cut for the prompt
         if not NUMBER.fullmatch(c) and present(c, everything):
             miscited.append(c)
-        elif latin or not _LATIN.search(c) or NUMBER.fullmatch(c):
+        elif latin or not LATIN.search(c) or NUMBER.fullmatch(c):
             unsupported.append(c)
     found = [
         c

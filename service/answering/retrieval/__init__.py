@@ -37,6 +37,7 @@ from service.answering.retrieval._passages import (
 )
 from service.answering.retrieval._retriever import (
     METHODS,
+    READABLE_SHARE,
     Filters,
     Passage,
     Retriever,
@@ -47,6 +48,7 @@ from service.answering.retrieval._speakers import check_speakers
 __all__ = [
     "GAP",
     "METHODS",
+    "READABLE_SHARE",
     "ContextOverflowError",
     "Filters",
     "Head",

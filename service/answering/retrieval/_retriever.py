@@ -15,7 +15,7 @@ from core.filters import Filters
 from core.keywords import open_keyword_index
 from core.knowledge import KnowledgeBase
 from core.provenance import describe
-from core.text import holds_all, names_in
+from core.text import holds_all, latin_share, names_in
 from service.answering.retrieval._documents import DocumentNames
 from service.answering.retrieval._speakers import (
     asked_speaker,
@@ -65,6 +65,9 @@ class Passage:
 
 
 RRF_K = 60
+#: A passage whose letters are at least this share Latin is text the embedder reads: only
+#: those set the relative margin's best.
+READABLE_SHARE = 0.5
 METHODS = ("hybrid", "dense", "bm25")
 
 
@@ -188,7 +191,7 @@ class Retriever:
         if cut and scored:
             # MiniLM reads Latin script only: its cosines on Hebrew, Cyrillic, CJK... text are
             # noise and must not set the margin's best (a Hebrew e-mail's 0.319 cut the CSV row).
-            readable = [c for chunk, _, c in scored if _latin(chunk.text)]
+            readable = [c for chunk, _, c in scored if latin_share(chunk.text) >= READABLE_SHARE]
             best = max(readable) if readable else max(c for _, _, c in scored)
             low = cfg.min_score if min_score is None else min_score
             margin = cfg.relative_margin if relative_margin is None else relative_margin
@@ -233,15 +236,6 @@ class Retriever:
             floor = max(low, max(c for _, _, c in scored) - margin)
             scored = [item for item in scored if item[2] >= floor or item[0].id in about]
         return _as_passages(scored)
-
-
-def _latin(text: str) -> bool:
-    """Whether most of ``text``'s letters are Latin script (the only one the embedder reads)."""
-    letters = [ch for ch in text if ch.isalpha()]
-    if not letters:
-        return True
-    latin = sum(1 for ch in letters if ord(ch) < 0x250 or 0x1E00 <= ord(ch) < 0x1F00)
-    return latin >= 0.5 * len(letters)
 
 
 def _as_passages(scored: list[tuple[Any, Any, float]]) -> list[Passage]:

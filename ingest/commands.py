@@ -29,7 +29,7 @@ def _open_pipeline(settings: HearthSettings) -> IngestPipeline:
 
     kb = KnowledgeBase(settings)
     kb.repair()
-    return IngestPipeline(kb, create_embedder(settings.embedder))
+    return IngestPipeline(kb, create_embedder(settings.embedder, lazy=True))
 
 
 #: Exit code of `hearth ingest` when at least one file failed (click's usage error is 2).

@@ -39,7 +39,7 @@ def open_pipeline(settings: HearthSettings) -> IngestPipeline:
 
     kb = KnowledgeBase(settings)
     kb.repair()
-    return IngestPipeline(kb, create_embedder(settings.embedder))
+    return IngestPipeline(kb, create_embedder(settings.embedder, lazy=True))
 
 
 def transport_label(account: Account) -> str:

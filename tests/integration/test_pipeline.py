@@ -217,3 +217,27 @@ def test_repair_mends_stores_that_disagree_with_the_catalogue(
     assert report.added["faiss"] == 2 and report.removed["chroma"] == 1
     assert assert_in_step(kb) == truth
     assert not kb.repair().changed
+
+
+def test_a_lazy_embedder_loads_only_for_text_to_embed(kb: KnowledgeBase, tmp_path: Path) -> None:
+    """`hearth ingest` builds its pipeline on a LazyEmbedder: unchanged and unreadable files load
+    no model; the first new text does, and the sizes read from the model's files without loading
+    it are the loaded model's own."""
+    from core.embedder import LazyEmbedder, SentenceTransformerEmbedder
+
+    make_docs(tmp_path / "docs")
+    eager = IngestPipeline(kb, SentenceTransformerEmbedder(kb.settings.embedder))
+    eager.ingest_paths([tmp_path / "docs"])
+    (tmp_path / "docs" / "broken.pdf").write_bytes(b"\x00\x01 not a pdf")
+
+    lazy = LazyEmbedder(kb.settings.embedder)
+    report = IngestPipeline(kb, lazy).ingest_paths([tmp_path / "docs"])
+    assert sorted(r.action for r in report.results) == ["failed"] + ["unchanged"] * 3
+    assert not lazy.loaded
+
+    (tmp_path / "docs" / "new.txt").write_text("The ferry to the island leaves at seven.")
+    added = IngestPipeline(kb, lazy).ingest_paths([tmp_path / "docs" / "new.txt"])
+    assert [r.action for r in added.results] == ["added"] and lazy.loaded
+    assert (lazy.dimension, lazy.max_tokens) == (lazy.model.dimension, lazy.model.max_tokens)
+    assert lazy.model_id == eager.embedder.model_id
+    assert_in_step(kb)

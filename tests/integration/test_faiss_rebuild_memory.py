@@ -18,6 +18,8 @@ import pytest
 from core.memsize import trim_heap
 from core.vectorstores.faiss_store import GROWN_FLAT, META_BYTES_PER_ID, FaissStore
 
+pytestmark = pytest.mark.embedded_only("FAISS is a local file on both passes: one pass")
+
 DIM = 384
 SWITCH = 40_000
 N = 100_000

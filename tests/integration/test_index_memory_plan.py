@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from core.knowledge import KnowledgeBase
 from core.settings import load_settings
@@ -16,6 +17,10 @@ from core.vectorstores.base import store_resident_bytes
 from core.vectorstores.chroma import CLIENT_BYTES
 from core.vectorstores.chroma import resident_estimate as chroma_estimate
 from service.llm.planner import plan_from_settings
+
+pytestmark = pytest.mark.embedded_only(
+    "the plan counts indexes loaded in this process (FAISS, an embedded Chroma): one pass"
+)
 
 N = 4_000
 DIM = 384

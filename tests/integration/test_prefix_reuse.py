@@ -7,6 +7,8 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import pytest
+
 from core.embedder import Embedder
 from core.settings import HearthSettings
 from ingest.pipeline import IngestPipeline
@@ -14,6 +16,10 @@ from service.answering.orchestration import AnswerService, AskOptions
 from service.answering.retrieval import Retriever
 from service.llm.base import SamplingParams
 from service.llm.runtimes.llama_cpp import LlamaCppRuntime
+
+pytestmark = pytest.mark.embedded_only(
+    "the in-process llama.cpp's KV prefix reuse is the subject: one pass"
+)
 
 DOC = (
     "# Harbour\nThe red dinghy named Puffin is moored at jetty four in Kelby harbour. "

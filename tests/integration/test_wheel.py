@@ -18,6 +18,10 @@ import pytest
 from core.db.session import Database
 from service.templates.service import TemplateService
 
+pytestmark = pytest.mark.embedded_only(
+    "packaging: the wheel built and installed away from the checkout; no backend"
+)
+
 REPO = Path(__file__).resolve().parents[2]
 PIP = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
 

@@ -92,3 +92,41 @@ def test_a_quoted_subject_names_its_document() -> None:
     assert email.titles == {"email with attachment"}
     assert titles_named("Who sent the e-mail 'Email with Attachment'?") == ["email with attachment"]
     assert titles_named("What does Alice's e-mail to Bob's team say?") == []
+
+
+PLAN = (
+    "TREATMENT PLAN\n2. HYPERTENSION:\n- Increase Lisinopril from 10mg to 20mg once daily\n"
+    "- Home blood pressure monitoring twice daily\n- Target BP: <130/80 mmHg"
+)
+
+
+def test_a_change_written_from_a_to_b_is_computed_with_its_clause_cited() -> None:
+    """Issue 35, item 5: "by how much did X rise" from "from A to B" (a held-out dev fault: the
+    model answered the new dose, not the change)."""
+    got = compute("By how many mg per day does the plan raise the Lisinopril dose?", {3: PLAN})
+    assert got is not None and (got.result, got.unit) == (10, "mg"), got
+    assert got.text() == (
+        "10 mg (computed by Hearth from two cited numbers: 20mg − 10mg = 10). 20mg and 10mg: "
+        "“- Increase Lisinopril from 10mg to 20mg once daily” [3]."
+    )
+    share = compute("By what percentage was the Lisinopril dose increased?", {3: PLAN})
+    assert share is not None and (share.result, share.unit) == (100, "%"), share
+    debt = {1: "Net debt was reduced from CHF 1,234.5 million to CHF 1,100.0 million."}
+    fall = compute("By how much did net debt fall?", debt)
+    assert (
+        fall is not None and fall.formula() == "1,234.5 million - 1,100.0 million = 134.5 million"
+    )
+    rate = compute(
+        "By how much did the jobless rate fall?", {1: "The jobless rate fell from 5.5% to 4.0%."}
+    )
+    assert rate is not None and rate.text().startswith("1.5 percentage points"), rate
+
+
+def test_no_change_is_computed_against_the_question() -> None:
+    assert compute("How much did the Lisinopril dose fall?", {3: PLAN}) is None  # it rose
+    assert compute("By how much did the monitoring rise?", {3: PLAN}) is None  # another item
+    assert compute("By how much did the price of aspirin rise?", {3: PLAN}) is None
+    period = {1: "Revenue grew from 2019 to 2021 by 4%."}
+    assert compute("How much did revenue grow?", period) is None  # a period, not the change
+    # percentage points or a relative change: the question does not say which
+    assert compute("By what percentage did the rate fall?", {1: "It fell from 5% to 4%."}) is None

@@ -15,6 +15,11 @@ is the percentage difference between A and B" ((A - B) / B in percent). Each sid
 the number whose clause (a table row: its column's header and the row's labels) holds the
 side's words best, at least half of them, the words the sides share ("sales", "delivered")
 breaking ties; years, dates and citation numbers are never amounts.
+
+A change the same way: "by how much did X rise", "by how many mg does the plan raise the
+dose", "how much did X fall": the size of a change a passage writes as "from A to B"
+("Increase Lisinopril from 10mg to 20mg once daily"), in the clause holding most of the
+question's words; by what percentage: (B - A) / A.
 """
 
 from __future__ import annotations
@@ -58,6 +63,8 @@ _DOCUMENT_KEYS = {"memo", "lette", "email", "mail", "docum", "note", "messa", "n
 #: Words that carry no content for finding a side's input (beyond ``STOP_WORDS``).
 _SCAFFOLD = STOP_WORDS | {"become", "became", "take", "took", "place", "happen", "happened"}
 _WORDS = re.compile(r"[^\W\d_]{3,}")
+#: A line starting a list item ("- ", "• ", "2. ", "b) ").
+_LIST_ITEM = re.compile(r"^\s*(?:[-•·*▪◦]|\d{1,2}[.)]|[a-z][.)])\s+")
 #: Prose lines whose start a letter's or memo's date heads.
 _HEAD_LINES = 2
 
@@ -114,10 +121,13 @@ class Computed:
             how = f"({a.written} − {b.written}) / {base} × 100 = {self.shown()}%"
         else:
             how = f"{a.written} {_SHOWN[self.op]} {b.written} = {self.shown()}"
-        return (
-            f"{self._with_unit()} (computed by Hearth from two cited numbers: {how}). "
-            f"{a.written}: “{a.clause}” [{a.passage}]. {b.written}: “{b.clause}” [{b.passage}]."
+        inputs = (
+            f"{a.written} and {b.written}: “{a.clause}” [{a.passage}]."
+            if (a.clause, a.passage) == (b.clause, b.passage)
+            else f"{a.written}: “{a.clause}” [{a.passage}]. "
+            f"{b.written}: “{b.clause}” [{b.passage}]."
         )
+        return f"{self._with_unit()} (computed by Hearth from two cited numbers: {how}). {inputs}"
 
     def formula(self) -> str:
         """``"1966 - 1914 = 52 years"``, ``"10,000 + 2,500 = 12500"``, ``"(120 - 100) / 100 =
@@ -156,6 +166,8 @@ def _units(passage: str) -> list[tuple[str, bool]]:
             prose.clear()
 
     for i, line in enumerate(lines):
+        if _LIST_ITEM.match(line):  # a list item starts a unit of its own
+            flush()
         if " | " in line or (i < _HEAD_LINES and len(line.split()) <= 4):
             flush()
             units.append((line.strip(), " | " not in line))
@@ -260,7 +272,7 @@ def compute(question: str, passages: dict[int, str]) -> Computed | None:
     ("1966" - "1914" = 52); days: calendar days between two dates; amounts: see ``amounts``."""
     m = _AFTER.match(question) or _BETWEEN.match(question)
     if not m:
-        return amounts(question, passages)
+        return amounts(question, passages) or change(question, passages)
     unit = (m.groupdict().get("unit") or "years").lower()
     x_side, y_side = m.group("x"), m.group("y")
     spots = _spots(passages, unit)
@@ -561,4 +573,117 @@ def amounts(question: str, passages: dict[int, str]) -> Computed | None:
         op="%" if percent else ("+" if op == "+" else "-"),
         base=operand(b) if percent and b is first else None,
         places=places,
+    )
+
+
+# --- a change written "from A to B" ------------------------------------------------------------
+
+_UP = (
+    r"rais(?:e|es|ed)|ris(?:e|es|en)|rose|increas(?:e|es|ed)|gr(?:ow|ows|own|ew)|"
+    r"climb(?:s|ed)?|go\s+up|went\s+up"
+)
+_DOWN = (
+    r"fall(?:s|en)?|fell|drop(?:s|ped)?|decreas(?:e|es|ed)|declin(?:e|es|ed)|reduc(?:e|es|ed)|"
+    r"lower(?:s|ed)?|cut|shr(?:ink|inks|ank|unk)|go\s+down|went\s+down"
+)
+#: "by how much did X rise", "by how many mg per day does the plan raise the dose", "how much
+#: did revenue fall", "by what percentage did sales increase".
+_CHANGE = re.compile(
+    r"^\s*(?:by\s+)?(?:how\s+(?:much|many)|what\s+(?P<pct>percentage|percent))"
+    r"(?P<unit>(?:\s+[\w%$€£/]+){0,3}?)\s+(?:did|does|do|was|is|were|are|will|would|has|have|had)"
+    rf"\s+(?P<before>.+?)\s+(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b(?P<after>.*?)\s*\?*\s*$",
+    re.IGNORECASE,
+)
+#: "from 10mg to 20mg", "from $1.2 million to $1.5 million", "from 10% to 15%".
+_FROM_TO = re.compile(
+    rf"\bfrom\s+(?:[A-Z]{{3}}\s+|[$€£]\s*)?(?P<a>{NUMBER.pattern})\s*(?P<ua>%|[^\W\d_]{{1,12}}\b)?"
+    rf"[^.;:\n]{{0,24}}?\s+to\s+(?:[A-Z]{{3}}\s+|[$€£]\s*)?(?P<b>{NUMBER.pattern})\s*(?P<ub>%|[^\W\d_]{{1,12}}\b)?",
+    re.IGNORECASE,
+)
+
+
+def change(question: str, passages: dict[int, str]) -> Computed | None:
+    """The size of a change the question asks for ("by how much did X rise", "by what
+    percentage did X fall") from a passage writing it "from A to B": the clause with a
+    "from A to B" holding most of the question's content words (at least one), B - A for a
+    rise, A - B for a fall, (B - A) / A in percent when a percentage is asked of amounts that
+    are no percentages. None when the question is no such question, no clause fits, two
+    clauses fit as well with different results, A or B is a year, or the change goes the
+    other way than the question says."""
+    m = _CHANGE.match(question)
+    if not m:
+        return None
+    keys = _amount_keys(f"{m.group('before')} {m.group('after')}")
+    if not keys:
+        return None
+    unit_words = m.group("unit") or ""
+    percent = bool(m.group("pct")) or re.search(r"\bpercent|%", unit_words, re.IGNORECASE)
+    found: list[tuple[float, Computed]] = []
+    for number in sorted(passages):
+        for text, _ in _units(passages[number]):
+            for hit in _FROM_TO.finditer(text):
+                got = _changed(hit, text, number, m, bool(percent), keys)
+                if got is not None:
+                    found.append(got)
+    if not found:
+        return None
+    found.sort(key=lambda f: f[0], reverse=True)
+    best_score, best = found[0]
+    if any(score == best_score and c.result != best.result for score, c in found[1:]):
+        return None
+    return best
+
+
+def _changed(
+    hit: re.Match[str],
+    text: str,
+    number: int,
+    question: re.Match[str],
+    percent: bool,
+    keys: set[str],
+) -> tuple[float, Computed] | None:
+    """(how well its clause fits, the change) of one "from A to B" of a passage's ``text``."""
+    a_written, b_written = hit.group("a"), hit.group("b")
+    if YEAR.fullmatch(a_written) and YEAR.fullmatch(b_written):
+        return None  # "from 2019 to 2021": a period, not a change
+    try:
+        a, b = float(number_key(a_written)), float(number_key(b_written))
+    except ValueError:
+        return None
+    clause = _clause(text, hit.start(), hit.end())
+    held = len(keys & _amount_keys(clause))
+    if not held:
+        return None  # the clause of the change names nothing the question asks about
+    score = held + 0.5 * len(keys & _amount_keys(text))
+    rise = question.group("up") is not None
+    if (b - a if rise else a - b) <= 0:
+        return None  # the passage's change goes the other way
+    ua, ub = hit.group("ua") or "", hit.group("ub") or ""
+    # each as written, with its unit ("10mg", "1,234.5 million")
+    at_a = text[hit.start("a") : hit.end("ua") if ua else hit.end("a")]
+    at_b = text[hit.start("b") : hit.end("ub") if ub else hit.end("b")]
+    start, end = Operand(at_a, a, number, clause), Operand(at_b, b, number, clause)
+    first, second = (end, start) if rise else (start, end)
+    if percent and "%" not in (ua, ub):
+        if a == 0:
+            return None
+        value = round((b - a) / a * 100 * (1 if rise else -1), PERCENT_PLACES)
+        return score, Computed(
+            value,
+            "%",
+            first,
+            second,
+            op="%",
+            base=start,
+            places=PERCENT_PLACES,
+        )
+    if percent:
+        return None  # percentage points or a relative change: the question does not say
+    places = max(_places(a_written), _places(b_written))
+    result = b - a if rise else a - b
+    whole = result.is_integer()
+    unit = ub if ub and ub == (ua or ub) else ""
+    unit = "percentage points" if unit == "%" else unit
+    return score, Computed(
+        int(result) if whole else round(result, places), unit, first, second, places=places
     )

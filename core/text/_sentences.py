@@ -24,8 +24,9 @@ SENTENCE_END = re.compile(r"[.!?]\s+")
 #: before a list item ("•", "-", "*", "1." or "1)").
 SOFT_BREAK = re.compile(r"(?<![.:!?])\n(?!\s*(?:[•\-*]|\d+[.)]\s))")
 #: A line break inside a sentence: the line does not end a sentence (any script) or a label and
-#: the next one goes on in lower case (text extracted from PDFs and wrapped plain text).
-WRAPPED_LINE = re.compile(r"(?<![.!?:;。！？])[ \t]*\n[ \t]*(?=[a-z])")
+#: the next one goes on in lower case, or the line ends on a comma and the next goes on with a
+#: number ("delivered on January 23,\n2023."): text extracted from PDFs and wrapped plain text.
+WRAPPED_LINE = re.compile(r"(?<![.!?:;。！？])[ \t]*\n[ \t]*(?=[a-z])|(?<=,)[ \t]*\n[ \t]*(?=\d)")
 #: Just after a sentence's end and one blank, as a look-behind to build a pattern with ("a chat
 #: role turn at a sentence's start").
 AFTER_SENTENCE_END = r"(?<=[.!?]\s)"

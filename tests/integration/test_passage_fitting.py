@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -203,3 +204,30 @@ def test_a_weak_passage_gives_way_to_a_strong_one(embedder: Embedder) -> None:
     fitted = fit_passages(question, passages, embedder, count, budget)
     assert [p.path for p in fitted] == ["np.txt"]  # bread had no sentence worth the room
     assert "NP-intermediate problems" in fitted[0].text
+
+
+def test_a_named_documents_passage_keeps_its_best_sentence(embedder: Embedder) -> None:
+    """A held-out dev fault (issue 35): "How many days after the delivery was the memo dated?"
+    The memo (named by the question) came second behind two long handbook passages that took
+    the whole budget, so the model never saw its date; and its PDF text wraps "January 23,\\n
+    2023." mid-sentence."""
+    memo = (
+        "May 5, 2023\nTo Whom it May Concern:\nThere were 20,000 bottles of water, 10,000 "
+        "blankets, and 200 laptops delivered on January 23,\n2023. A total of 3 trucks were used "
+        "for 15 hours.\nBest Regards,\nMallori"
+    )
+    assert any(s.endswith("delivered on January 23, 2023.") for s in split_sentences(memo))
+    strong = (
+        "It was shown by Ladner that if P is not NP then there exist problems in NP that are "
+        "neither in P nor NP-complete. Such problems are called NP-intermediate problems. The "
+        "graph isomorphism problem and integer factorization are believed to be NP-intermediate."
+    )
+    count = _counter(embedder)
+    question = "What is the name for a problem that meets Ladner's assertion?"
+    passages = [_passage(1, "np.txt", strong), _passage(2, "memo.pdf", memo)]
+    budget = count(strong)  # the strong passage takes it all
+    assert [p.path for p in fit_passages(question, passages, embedder, count, budget)] == ["np.txt"]
+    passages[1] = replace(passages[1], named=True)
+    fitted = fit_passages(question, passages, embedder, count, budget)
+    assert [p.path for p in fitted] == ["np.txt", "memo.pdf"]
+    assert fitted[1].whole == memo  # the review reads the whole chunk (dates for arithmetic)

@@ -219,8 +219,9 @@ def fit_passages(
     preceding neighbour (the one its pronouns usually point to) when they still fit. Passages
     under ``WHOLE_BELOW`` tokens and tables whose rows do not name their columns are whole or not
     at all; rows that do are pieces, like sentences.
-    The first passage always keeps at least its best sentence. ``budget <= 0``, or passages
-    that fit as they are: unchanged.
+    The first passage, and every passage of a document the question names (``Passage.named``:
+    "the memo" lost its dated sentence to two long handbook passages), always keep at least
+    their best sentence. ``budget <= 0``, or passages that fit as they are: unchanged.
     """
     if budget <= 0 or not passages:
         return list(passages)
@@ -262,10 +263,17 @@ def fit_passages(
         return True
 
     candidates = [x for x in flat if not x.heading]
-    top = max((x for x in candidates if x.passage == 0), key=lambda x: x.score)
-    order = [top, *sorted((x for x in candidates if x is not top), key=lambda x: -x.score)]
+    # the first passage's best sentence, and each named document's passage's best, are kept
+    kept_first = {0} | {i for i, p in enumerate(passages) if p.named}
+    tops = [
+        max(pieces, key=lambda x: x.score)
+        for i in sorted(kept_first)
+        if (pieces := [x for x in candidates if x.passage == i])
+    ]
+    rest = sorted((x for x in candidates if all(x is not t for t in tops)), key=lambda x: -x.score)
+    order = [*tops, *rest]
     for n, piece in enumerate(order):
-        if not take(piece, force=n == 0):
+        if not take(piece, force=n < len(tops)):
             continue
         head = units[piece.passage][0]
         if head.heading:

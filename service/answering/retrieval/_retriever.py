@@ -43,6 +43,9 @@ class Passage:
     copies: tuple[Passage, ...] = ()
     #: The chunk's whole text when ``text`` is a cut of it (``fit_passages``); "" when whole.
     whole: str = ""
+    #: Its document is one the question names ("the memo", a file's name or title, an author):
+    #: fitting keeps at least its best sentence, as for the first passage.
+    named: bool = False
 
     @property
     def label(self) -> str:
@@ -60,6 +63,7 @@ class Passage:
         """JSON-ready form; ``copies`` lists the other files holding the same text."""
         data = asdict(self)
         data.pop("whole")  # the model and the user see ``text``
+        data.pop("named")
         data["copies"] = [c.as_dict() for c in self.copies]
         return {**data, "name": Path(self.path).name, "label": self.label}
 
@@ -211,7 +215,7 @@ class Retriever:
                 or item[1].id in by_name
                 or by_speaker(item[0].provenance or {}, number, name)
             ]
-        return _as_passages(scored)
+        return _as_passages(scored, by_name)
 
     def _speakers_only(
         self,
@@ -238,8 +242,11 @@ class Retriever:
         return _as_passages(scored)
 
 
-def _as_passages(scored: list[tuple[Any, Any, float]]) -> list[Passage]:
-    """(chunk, document, cosine) rows as passages numbered from 1."""
+def _as_passages(
+    scored: list[tuple[Any, Any, float]], named: set[int] | None = None
+) -> list[Passage]:
+    """(chunk, document, cosine) rows as passages numbered from 1; ``named``: the ids of the
+    documents the question names."""
     return [
         Passage(
             number=i,
@@ -250,6 +257,7 @@ def _as_passages(scored: list[tuple[Any, Any, float]]) -> list[Passage]:
             provenance=dict(chunk.provenance or {}),
             score=round(cosine, 4),
             text=chunk.text,
+            named=doc.id in (named or ()),
         )
         for i, (chunk, doc, cosine) in enumerate(scored, start=1)
     ]

@@ -13,7 +13,7 @@ TTFT per question, old vs new. Each pipeline has its own
 context (two runtimes of the same model), so "old" keeps llama-cpp-python's own live-prefix reuse
 exactly as today.
 
-    PYTHONPATH=. .venv/bin/python bench/answers.py [--squad 24] [--unanswerable 10] [--model M]
+    .venv/bin/python bench/answers.py [--squad 24] [--unanswerable 10] [--model M]
         [--max-tokens 128] [--out bench/out/answers] [--passage-tokens N] [--modes old,new]
 
 ``--passage-tokens`` sets the new pipeline's passage budget (default: the setting's default);

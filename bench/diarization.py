@@ -1,7 +1,7 @@
 """Speaker diarization on a set built here (bench/diarset.py): DER, speaker counts, one-voice
 recordings kept whole, and diarization time as a share of transcription time.
 
-    PYTHONPATH=. python bench/diarization.py [--split dev|test|test2|test3|test4|all]
+    .venv/bin/python bench/diarization.py [--split dev|test|test2|test3|test4|all]
         [--threshold T] [--step F] [--no-transcribe] [--json P]
 
 Conversations of 2-4 voices (espeak-ng variants, the bundled piper voice when installed, JFK and

@@ -1,6 +1,6 @@
 """Files per second for each new format, on a small generated sample; prints a table.
 
-    PYTHONPATH=. python bench/formats.py [--files 10] [--json PATH]
+    .venv/bin/python bench/formats.py [--files 10] [--json PATH]
 
 For each kind, ``--files`` real files are written with the format's own library (the samples of
 ``samples/formats.py``), then timed twice: the loader alone (type detection + load +

@@ -1,10 +1,10 @@
 """LLM runtime benchmark: raw llama-cpp-python versus Hearth's runtime, memory plan versus RSS,
 cold versus warm time to first token. One run, the same prompt and settings for both paths.
 
-    PYTHONPATH=. python bench/llm.py                      # smollm2-135m (quick)
-    PYTHONPATH=. python bench/llm.py --model qwen2.5-coder-0.5b
-    PYTHONPATH=. python bench/llm.py --big                # qwen2.5-coder-1.5b (slow)
-    PYTHONPATH=. python bench/llm.py --json out.json      # also the figures as JSON
+    .venv/bin/python bench/llm.py                      # smollm2-135m (quick)
+    .venv/bin/python bench/llm.py --model qwen2.5-coder-0.5b
+    .venv/bin/python bench/llm.py --big                # qwen2.5-coder-1.5b (slow)
+    .venv/bin/python bench/llm.py --json out.json      # also the figures as JSON
 
 Runs alternate raw / Hearth so that the load of a shared machine hits both alike. Each run's system
 message starts with its number so llama-cpp-python cannot reuse the previous run's KV prefix.

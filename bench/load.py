@@ -2,8 +2,8 @@
 uploads and lists from concurrent clients; status counts, latency per kind, throughput, and the
 server's RSS after warm-up against after the run.
 
-    PYTHONPATH=. python bench/load.py                       # 1,000 requests, 16 clients
-    PYTHONPATH=. python bench/load.py --requests 300 --json bench/out/load.json
+    .venv/bin/python bench/load.py                       # 1,000 requests, 16 clients
+    .venv/bin/python bench/load.py --requests 300 --json bench/out/load.json
 
 It starts its own server (SmolLM2, answers capped at 16 tokens, default queue) on a scratch data
 directory with a small corpus, and stops by itself: the run is bounded by the request count and a

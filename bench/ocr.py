@@ -1,6 +1,6 @@
 """Character accuracy and seconds per page of Hearth's OCR, next to raw rapidocr.
 
-    PYTHONPATH=. python bench/ocr.py [--repeats 3] [--image ../shared/data/images/phototest.png]
+    .venv/bin/python bench/ocr.py [--repeats 3] [--image ../shared/data/images/phototest.png]
         [--json PATH]
 
 Accuracy = 1 - (character edit distance / reference length), on whitespace-collapsed text against

@@ -2,7 +2,7 @@
 nDCG@10 for dense, BM25, hybrid) and (b) tokens/s and time to first token, Hearth against raw
 llama-cpp-python, per model measured.
 
-    PYTHONPATH=. .venv/bin/python bench/plot.py [bench/out/report.json] [--png bench/out/report.png]
+    .venv/bin/python bench/plot.py [bench/out/report.json] [--png bench/out/report.png]
 """
 
 from __future__ import annotations

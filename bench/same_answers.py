@@ -2,8 +2,8 @@
 answered at temperature 0 by bundled models, written to one JSON file (answer text, citations,
 grounding, the passages given; no timings), so two runs compare byte for byte.
 
-    PYTHONPATH=. .venv/bin/python bench/same_answers.py --out /tmp/before.json
-    PYTHONPATH=. .venv/bin/python bench/same_answers.py --out /tmp/after.json \
+    .venv/bin/python bench/same_answers.py --out /tmp/before.json
+    .venv/bin/python bench/same_answers.py --out /tmp/after.json \
         --compare /tmp/before.json
 
 Default set: 6 answerable SQuAD questions, 4 on the shared docs and 2 unanswerable with

@@ -2,7 +2,7 @@
 the train?" and, once a speaker is named, "what did Maria say about the train?", over
 conversations of bench/diarset.py (espeak-ng voices; the sentences each voice said are known).
 
-    PYTHONPATH=. python bench/speaker_questions.py [--split dev|test|test2|test3|test4]
+    .venv/bin/python bench/speaker_questions.py [--split dev|test|test2|test3|test4]
         [--conversations 6] [--model NAME] [--retrieval] [--out DIR] [--json P]
 
 The conversations are written as WAV files, ingested by `hearth ingest` (Whisper, then

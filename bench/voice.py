@@ -1,8 +1,8 @@
 """Word error rate and real-time factor of Hearth's transcription, next to raw faster-whisper;
 then read-aloud (text to speech): Hearth's real-time factor next to raw piper on the same text.
 
-    PYTHONPATH=. python bench/voice.py [--repeats 3] [--audio-dir ../shared/data/audio] [--json P]
-    PYTHONPATH=. python bench/voice.py --tts-only   # read-aloud only (no recordings needed)
+    .venv/bin/python bench/voice.py [--repeats 3] [--audio-dir ../shared/data/audio] [--json P]
+    .venv/bin/python bench/voice.py --tts-only   # read-aloud only (no recordings needed)
 
 Both use the same model folder, compute type, threads, beam size and VAD, in the same process; the
 files are transcribed alternately (Hearth, raw, Hearth, ...) so machine load hits both alike. Times

@@ -19,15 +19,44 @@ CELL_SEPARATOR = " | "  # between a row's cells; the chunker splits a too-long r
 MAX_CHARS = 500
 
 
-def cell_text(value: Any) -> str:
-    """A cell as text: whole floats without ``.0``, dates in ISO form, None as empty."""
+#: A number format's literal text, escaped characters and bracketed parts (colours, locales,
+#: elapsed-time markers): what is left are its codes ("mmm-yy" -> "mmm-yy").
+_FORMAT_LITERALS = re.compile(r'"[^"]*"|\\.|\[[^\]]*\]')
+
+
+def cell_text(value: Any, number_format: str = "") -> str:
+    """A cell as text: whole floats without ``.0``, None as empty, and a date as its sheet shows
+    it, written in full: a month format without a day ("mmm-yy": "Jan-02") as "January 2002", a
+    day with the month's name ("mmmm d, yyyy") as "January 23, 2002", any other day in ISO form
+    ("2002-01-23"; a time of day after it only when there is one: "2002-01-23 14:30"), a time
+    alone as "14:30". ``number_format`` is the cell's Excel number format ("" when unknown).
+    Questions say "in January 2002", which "2002-01-01T00:00:00" matches in no way."""
     if value is None:
         return ""
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     if isinstance(value, dt.datetime | dt.date | dt.time):
-        return value.isoformat()
+        return _date_text(value, number_format)
     return " ".join(str(value).split())
+
+
+def _date_text(value: dt.datetime | dt.date | dt.time, number_format: str) -> str:
+    codes = _FORMAT_LITERALS.sub("", number_format).lower()
+    timed = "h" in codes or "s" in codes
+    if isinstance(value, dt.time) or (
+        isinstance(value, dt.datetime) and timed and "d" not in codes and "y" not in codes
+    ):  # a time of day ("h:mm"): Excel stores it on 1899-12-30
+        clock = value if isinstance(value, dt.time) else value.time()
+        return clock.isoformat(timespec="seconds" if clock.second else "minutes")
+    if isinstance(value, dt.datetime):
+        if value.time() != dt.time(0):
+            return value.isoformat(sep=" ", timespec="seconds" if value.second else "minutes")
+        value = value.date()
+    if not timed and "y" in codes and "m" in codes and "d" not in codes:
+        return f"{value:%B} {value.year}"
+    if not timed and "mmm" in codes and "d" in codes:
+        return f"{value:%B} {value.day}, {value.year}"
+    return value.isoformat()
 
 
 def row_line(header: list[str], cells: list[str]) -> str:

@@ -39,8 +39,14 @@ class XlsxLoader:
             for sheet in book.worksheets:
 
                 def rows(ws: Any = sheet) -> Iterator[tuple[int, list[str]]]:
-                    for number, values in enumerate(ws.iter_rows(values_only=True), start=1):
-                        yield number, [cell_text(v) for v in values]
+                    for number, cells in enumerate(ws.iter_rows(), start=1):
+                        yield (
+                            number,
+                            [
+                                cell_text(c.value, getattr(c, "number_format", "") or "")
+                                for c in cells
+                            ],
+                        )
 
                 sections.extend(table_sections(sheet.title, rows()))
             return sections

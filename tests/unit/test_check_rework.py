@@ -98,3 +98,45 @@ def test_words_pointing_at_a_source_are_no_missing_fact() -> None:
         "France is a region of [1] and [2].",
     ):
         assert check(stub, passages).incomplete, stub
+
+
+def test_an_answer_saying_only_what_the_question_said_is_incomplete() -> None:
+    """Dev h180 ("What is the name of the course Slava failed?" -> "Slava [1]", a trap) and
+    h139 ("A cell is an object in FFP systems.") said nothing the question did not; an answer
+    picking one of the question's names, opening on yes or no, or adding a number or a code is
+    an answer."""
+    mail = {1: "Slava wrote to Tamir Erez about the exam on 2008/7/11."}
+    question = "What is the name of the course Slava failed, according to the e-mail thread?"
+    assert check("Slava [1]", mail, question=question).incomplete
+    backus = {1: "In FFP systems a cell is a triple: a name, a value and a pointer."}
+    question = "In FFP systems, what kind of object is a cell?"
+    assert check("A cell is an object in FFP systems. [1]", backus, question=question).incomplete
+    assert not check("A cell is a triple [1].", backus, question=question).incomplete
+    rules = {1: "When ALICE calls a procedure owned by JOE that adopts JOE's authority, "
+             "CURRENT USER is JOE while it runs."}  # fmt: skip
+    question = (
+        "When user ALICE calls a procedure owned by JOE that adopts JOE's authority, what value "
+        "does CURRENT USER hold while it runs?"
+    )
+    assert not check("JOE [1]", rules, question=question).incomplete  # one of its names, picked
+    award = {1: "Passenger Vehicle Transportation Award 2010 | Group: 2C"}
+    question = "Which group is the Passenger Vehicle Transportation Award 2010 in?"
+    answer = "The Passenger Vehicle Transportation Award 2010 is in Group 2C. [1]"
+    assert not check(answer, award, question=question).incomplete
+    yes = {1: "Paris is the capital of France."}
+    assert not check("Yes, Paris is the capital of France [1].", yes,
+                     question="Is Paris the capital of France?").incomplete  # fmt: skip
+    assert not check("Paris [1]", yes, question="Is the capital Paris or Lyon?").incomplete
+
+
+def test_a_month_the_question_asks_for_that_no_passage_names_is_unmentioned() -> None:
+    """Dev h219: "... did Kentucky have in December 2015?" over a November 2015 table was
+    answered with November's row. A passage naming the month in any way (its name, "Dec.",
+    "2015-12", "12/2015") keeps the answer."""
+    november = {1: "NICS firearm checks: November 2015\nKentucky 264,140"}
+    question = "How many NICS firearm background checks did Kentucky have in December 2015?"
+    verdict = check("Kentucky had 264,140 checks. [1]", november, question=question)
+    assert verdict.unmentioned == ["December 2015"]
+    for written in ("December 2015", "Dec. 2015", "2015-12-01", "12/2015", "12/1/2015"):
+        held = {1: f"NICS firearm checks: {written}\nKentucky 264,140"}
+        assert not check("264,140 [1]", held, question=question).unmentioned, written

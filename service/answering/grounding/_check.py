@@ -21,12 +21,17 @@ from core.text import (
     POINTING,
     SENTENCE_GAP,
     WORD,
+    asked_months,
     asked_numbers,
     cited_numbers,
     claims,
+    content_stems,
     fold,
     grouped_citations,
+    holds_all,
+    holds_month,
     latin_share,
+    names_in,
     present,
 )
 from service.answering.grounding._numbers import near_misses, unbound
@@ -83,6 +88,34 @@ def incomplete(answer: str) -> bool:
         if said and not after and said[-1] in _COPULAS and not _YES_NO & set(said[:2]):
             return True
     return False
+
+
+#: Words of a question offering its answer among others: "Zone NA or Zone EUR?", "whether".
+_CHOICE = re.compile(r"\b(?:or|whether|either)\b", re.IGNORECASE)
+#: A token holding a digit: a number or a code ("2010", "2C", "W-09").
+_DIGITS = re.compile(r"\w*\d\w*(?:[.,/-]\w+)*")
+
+
+def only_question(answer: str, question: str) -> bool:
+    """True when ``answer``, citations aside, says nothing its question did not: every content
+    word and number is the question's, and it restates all the question's names ("What is the
+    name of the course Slava failed?" -> "Slava [1]"; "In FFP systems, what kind of object is a
+    cell?" -> "A cell is an object in FFP systems."). Never for a reply opening on yes or no, a
+    question offering a choice ("A or B", "whether"), nor an answer naming some of the
+    question's names but not all: it may have picked one ("When ALICE calls a procedure owned
+    by JOE that adopts JOE's authority, what value does CURRENT USER hold?" -> "JOE"). Part of
+    ``incomplete``."""
+    text = CITATION.sub(" ", answer)
+    said = content_stems(text)
+    words = WORD.findall(fold(text))
+    if not question or not said or _CHOICE.search(question) or _YES_NO & set(words[:1]):
+        return False
+    if set(_DIGITS.findall(fold(text))) - set(_DIGITS.findall(fold(question))):
+        return False  # a number or a code of its own: "... is in Group 2C."
+    asked_names = names_in(question)
+    if asked_names and not holds_all(asked_names, text):
+        return False
+    return said <= content_stems(question)
 
 
 def only_citations(reply: str) -> bool:
@@ -228,11 +261,13 @@ def check(
     ``question`` sharpens the near-miss check of the answer's numbers (service/numbers.py);
     with the passages' ``labels`` (number -> "file, page 2"), an answer that only repeats a
     label is ``incomplete``; a name or number of the ``question`` that the answer states and no
-    passage holds, or a number the question asks about (``claims.asked_numbers``) that no passage
-    holds whatever the answer says (in the passages or their ``whole`` chunks, for passages cut to
-    the token budget), is ``unmentioned``; names the answer ties to a name of the
-    question that no passage ties to it are ``unlinked``; numbers the cited passages give only for
-    something else are ``unbound``."""
+    passage holds, or a number or a month of a year the question asks about (``asked_numbers``,
+    ``asked_months``: "in December 2015") that no passage holds whatever the answer says (in
+    the passages or their ``whole`` chunks, for passages cut to the token budget), is
+    ``unmentioned``; names the answer ties to a name of the question that no passage ties to it
+    are ``unlinked``; numbers the cited passages give only for something else are
+    ``unbound``; an answer saying nothing the question did not (``only_question``) is
+    ``incomplete``."""
     numbers = cited_numbers(answer)
     valid = [n for n in numbers if n in passages]
     invalid = [n for n in numbers if n not in passages]
@@ -269,6 +304,9 @@ def check(
     for number in asked_numbers(question):  # "in 2027": no passage can answer for that year
         if not present(number, chunks) and not any(number in n for n in named):
             found.append(max((c for c in claims(question) if number in c), key=len, default=number))
+    for written, month, year in asked_months(question):  # "in December 2015": November's table
+        if not holds_month(chunks, month, year) and not any(written in n for n in named):
+            found.append(written)
     unmentioned = list(dict.fromkeys(c for c in found if not any(c != o and c in o for o in found)))
     misses: list[str] = []
     for n in valid:
@@ -279,7 +317,9 @@ def check(
         unsupported,
         miscited=miscited,
         near_misses=misses,
-        incomplete=incomplete(answer) or only_labels(answer, (labels or {}).values(), question),
+        incomplete=incomplete(answer)
+        or only_labels(answer, (labels or {}).values(), question)
+        or only_question(answer, question),
         unmentioned=unmentioned,
         unlinked=unlinked(
             answer, passages.values(), question, [(labels or {}).get(n, "") for n in passages]

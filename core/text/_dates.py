@@ -86,7 +86,7 @@ def holds_month(text: str, month: int, year: int) -> bool:
     year): it is what a passage answering for that month cannot lack. On SQuAD 2.0 dev, no
     answerable question's paragraph lacks the month it asks for (7 questions)."""
     name = _MONTHS[month - 1]
-    if re.search(rf"\b{name[:3]}", text, re.IGNORECASE):
+    if re.search(rf"\b{name[:3]}(?:{name[3:]}|t)?\b", text, re.IGNORECASE):  # "Sept"
         return True
     m = rf"0?{month}"
     return bool(

@@ -25,16 +25,19 @@ _FORMAT_LITERALS = re.compile(r'"[^"]*"|\\.|\[[^\]]*\]')
 
 
 def cell_text(value: Any, number_format: str = "") -> str:
-    """A cell as text: whole floats without ``.0``, None as empty, and a date as its sheet shows
-    it, written in full: a month format without a day ("mmm-yy": "Jan-02") as "January 2002", a
-    day with the month's name ("mmmm d, yyyy") as "January 23, 2002", any other day in ISO form
-    ("2002-01-23"; a time of day after it only when there is one: "2002-01-23 14:30"), a time
-    alone as "14:30". ``number_format`` is the cell's Excel number format ("" when unknown).
-    Questions say "in January 2002", which "2002-01-01T00:00:00" matches in no way."""
+    """A cell as text: whole floats without ``.0``, others to 15 significant digits as Excel
+    shows them (a formula's 3.1470000000000002 is 3.147), None as empty, and a date as its
+    sheet shows it, written in full: a month format without a day ("mmm-yy": "Jan-02") as
+    "January 2002", a day with the month's name ("mmmm d, yyyy") as "January 23, 2002", any
+    other day in ISO form ("2002-01-23"; a time of day after it only when there is one:
+    "2002-01-23 14:30"), a time alone as "14:30". ``number_format`` is the cell's Excel number
+    format ("" when unknown). Questions say "in January 2002", which "2002-01-01T00:00:00"
+    matches in no way."""
     if value is None:
         return ""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
+    if isinstance(value, float):  # Excel shows 15 significant digits: 3.1470000000000002 -> 3.147
+        shown = float(f"{value:.15g}")
+        return str(int(shown)) if shown.is_integer() else repr(shown)
     if isinstance(value, dt.datetime | dt.date | dt.time):
         return _date_text(value, number_format)
     return " ".join(str(value).split())

@@ -19,6 +19,7 @@ from service.answering.retrieval import (
     Passage,
     fit_passages,
     merge_identical,
+    narrow_row,
     split_sentences,
 )
 
@@ -231,3 +232,47 @@ def test_a_named_documents_passage_keeps_its_best_sentence(embedder: Embedder) -
     fitted = fit_passages(question, passages, embedder, count, budget)
     assert [p.path for p in fitted] == ["np.txt", "memo.pdf"]
     assert fitted[1].whole == memo  # the review reads the whole chunk (dates for arithmetic)
+
+
+def test_a_wide_row_keeps_its_label_and_the_cells_the_question_names(embedder: Embedder) -> None:
+    """Held-out dev h171 (enron.xlsx, a column per month): the sheet's "Current" row, fused
+    first, took the whole budget and the "10-Day High" row, ranked second, was left out."""
+    months = [f"{m} {y}" for y in (2002, 2003) for m in ("January", "February", "March",
+              "April", "May", "June", "July", "August", "September", "October", "November",
+              "December")]  # fmt: skip
+
+    def row(label: str, base: float) -> str:
+        cells = [f"{m}: {base + i / 100:.3f}" for i, m in enumerate(months)]
+        return " | ".join([f"NYMEX Month: {label}", *cells])
+
+    title = "Enron North America - West Gas: November 9, 2001"
+    passages = [
+        Passage(1, 1, 1, "e.xlsx", "xlsx", {"sheet": "Report", "rows": "2"}, 0.66,
+                f"{title} | {row('Current', 3.132)}"),
+        Passage(2, 2, 1, "e.xlsx", "xlsx", {"sheet": "Report", "rows": "4"}, 0.73,
+                row("10-Day High", 3.464)),
+    ]  # fmt: skip
+    count = _counter(embedder)
+    budget = 144
+    assert count(passages[0].text) > budget  # one row alone is over the budget
+    question = "What was the NYMEX 10-Day High for January 2002 in the West Gas spreadsheet?"
+    fitted = fit_passages(question, passages, embedder, count, budget)
+    assert [p.number for p in fitted] == [1, 2] and [p.path for p in fitted] == ["e.xlsx"] * 2
+    high = fitted[1].text
+    assert high == "NYMEX Month: 10-Day High | January 2002: 3.464 | …", high
+    assert "February 2002" not in high and fitted[1].whole == passages[1].text
+    assert "NYMEX Month: Current" in fitted[0].text and title in fitted[0].text
+    assert sum(count(p.text) for p in fitted) <= budget
+    # the cell the question asks for by its header, and the one it names by its value (dev h018)
+    customer = (
+        "Index: 3 | Customer Id: 6F94879bDAfE5a6 | First Name: Roy | Last Name: Berry | "
+        "Company: Murillo-Perry | City: Isabelborough | Country: Antigua and Barbuda | "
+        "Phone 1: +1-539-402-0259"
+    )
+    assert narrow_row(customer, "In which city is the customer who works for Murillo-Perry?") == (
+        "Index: 3 | Customer Id: 6F94879bDAfE5a6 | First Name: Roy | … | "
+        "Company: Murillo-Perry | City: Isabelborough | …"
+    )
+    # no cell past the label names anything asked: the row as it is
+    plain = "Office: Leeds | Start year: 2019 | Staff: 12"
+    assert narrow_row(plain, "Who founded the company?") == plain

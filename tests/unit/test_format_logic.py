@@ -34,6 +34,8 @@ def test_cell_text() -> None:
     import datetime as dt
 
     assert cell_text(12.0) == "12" and cell_text(1.5) == "1.5" and cell_text(None) == ""
+    # a formula's float shown as Excel shows it (15 significant digits): enron.xlsx
+    assert cell_text(3.1470000000000002) == "3.147" and cell_text(2.9999999999999996) == "3"
     assert cell_text(dt.date(2026, 5, 1)) == "2026-05-01"
     assert cell_text("  a \n b ") == "a b"
 

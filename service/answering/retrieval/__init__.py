@@ -3,7 +3,7 @@
 Public: ``Retriever`` (hybrid dense + keyword search fused by ``reciprocal_rank_fusion``, the
 ``METHODS`` it offers), ``Passage`` and ``Filters``; the second hop for two-step questions
 (``second_hop``, ``bridge_names``); passage fitting (``fit_passages``, ``GAP``: the mark of
-sentences left out, ``merge_identical``, ``split_sentences``, ``lexical_scores``,
+sentences left out, ``merge_identical``, ``narrow_row``, ``split_sentences``, ``lexical_scores``,
 ``SentenceVectors``); a filter by speaker checked (``check_speakers``); context fitting in tokens
 (``check_fits``, ``counted_tokens``, ``prompt_tokens``, ``overflow``,
 ``ContextOverflowError``); what names a document in a question and in the document's head
@@ -33,6 +33,7 @@ from service.answering.retrieval._passages import (
     fit_passages,
     lexical_scores,
     merge_identical,
+    narrow_row,
     split_sentences,
 )
 from service.answering.retrieval._retriever import (
@@ -65,6 +66,7 @@ __all__ = [
     "kinds_named",
     "lexical_scores",
     "merge_identical",
+    "narrow_row",
     "overflow",
     "people_named",
     "prompt_tokens",

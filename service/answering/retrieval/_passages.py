@@ -30,7 +30,7 @@ import numpy as np
 
 from core.embedder import Embedder
 from core.keywords.base import query_terms, text_words
-from core.text import WIDE_SENTENCE_GAP, WRAPPED_LINE
+from core.text import NUMERIC_CELL, WIDE_SENTENCE_GAP, WRAPPED_LINE
 from core.text import stems as stem_words
 from service.answering.retrieval._retriever import Passage
 
@@ -47,6 +47,13 @@ CARRY = 0.9
 #: A first line of at most this many tokens, with no sentence end, is the passage's heading.
 HEADING_TOKENS = 12
 _TABLE_KEYS = ("sheet", "rows", "row", "table")
+#: A table row longer than this share of the budget is narrowed to the cells the question names
+#: (``narrow_row``): one row of a sheet with a column per month took the whole budget and the
+#: asked row, ranked second, was left out (held-out dev h171).
+WIDE_ROW_SHARE = 0.5
+#: At most this many leading cells of words name a narrowed row.
+LABEL_CELLS = 3
+_CELL_GAP = " | "
 
 
 def same_text_key(text: str) -> str:
@@ -195,6 +202,49 @@ def _score(
                 piece.score = max(piece.score, CARRY * before.score)
 
 
+def narrow_row(row: str, question: str) -> str:
+    """A table row written with its headers cut to its label (its leading cells of words, at
+    most ``LABEL_CELLS``: what the row is about), the cells whose header holds the most of the
+    question's words and numbers (stemmed), and the cells whose value holds any ("What was the
+    NYMEX 10-Day High for January 2002?": "NYMEX Month: 10-Day High | December 2001: 3.339 |
+    January 2002: 3.464 | ..." -> "NYMEX Month: 10-Day High | … | January 2002: 3.464 | …";
+    "In which city is the customer who works for Murillo-Perry?" keeps "City: ..." and
+    "Company: Murillo-Perry"). Unchanged when no later cell holds any of them, or when every
+    cell would be kept."""
+    cells = row.split(_CELL_GAP)
+    asked = set(stem_words(query_terms(question).words))
+    if len(cells) < 3 or not asked:
+        return row
+    # the row's label: its leading cells whose values are words, not figures (a title column
+    # and "NYMEX Month: Current"), at most LABEL_CELLS of them
+    label = 1
+    while label < min(LABEL_CELLS, len(cells) - 1) and not NUMERIC_CELL.fullmatch(
+        cells[label].rsplit(": ", 1)[-1].strip()
+    ):
+        label += 1
+    pairs = [c.split(": ", 1) if ": " in c else ["", c] for c in cells[label:]]
+    by_header = [len(_stems(h) & asked) for h, _ in pairs]
+    best = max(by_header)
+    keep = [
+        *range(label),
+        *(
+            i + label
+            for i, (n, (_, value)) in enumerate(zip(by_header, pairs, strict=True))
+            if (best and n == best) or _stems(value) & asked
+        ),
+    ]
+    if len(keep) == label or len(keep) == len(cells):
+        return row
+    out: list[str] = []
+    for k, i in enumerate(keep):
+        if k and i != keep[k - 1] + 1:
+            out.append(GAP.strip())
+        out.append(cells[i])
+    if keep[-1] < len(cells) - 1:
+        out.append(GAP.strip())
+    return _CELL_GAP.join(out)
+
+
 def _is_heading(text: str, first: _Piece) -> bool:
     """A passage's first piece is its heading: a line of its own, short, ending no sentence."""
     line = text.lstrip().split("\n", 1)[0].strip()
@@ -218,7 +268,8 @@ def fit_passages(
     sentences is taken is left out. A sentence taken brings its passage's heading and its
     preceding neighbour (the one its pronouns usually point to) when they still fit. Passages
     under ``WHOLE_BELOW`` tokens and tables whose rows do not name their columns are whole or not
-    at all; rows that do are pieces, like sentences.
+    at all; rows that do are pieces, like sentences, and a row over ``WIDE_ROW_SHARE`` of the
+    budget is narrowed to the cells the question names first (``narrow_row``).
     The first passage, and every passage of a document the question names (``Passage.named``:
     "the memo" lost its dated sentence to two long handbook passages), always keep at least
     their best sentence. ``budget <= 0``, or passages that fit as they are: unchanged.
@@ -230,6 +281,7 @@ def fit_passages(
         return list(passages)  # everything fits: nothing to score
     units: list[list[_Piece]] = []
     flat: list[_Piece] = []
+    narrowed: set[int] = set()
     for i, p in enumerate(passages):
         whole = sizes[i]
         if whole <= WHOLE_BELOW:
@@ -237,10 +289,16 @@ def fit_passages(
         elif is_tabular(p):  # rows that name their columns are chosen one by one
             rows = rows_carry_headers(p)
             parts = [ln for ln in p.text.splitlines() if ln.strip()] if rows else [p.text]
+            if rows:  # a row wider than half the budget: its cells the question names
+                wide = [count_tokens(ln) > budget * WIDE_ROW_SHARE and ": " in ln for ln in parts]
+                parts = [
+                    narrow_row(ln, question) if w else ln for ln, w in zip(parts, wide, strict=True)
+                ]
+                narrowed |= {i} if any(wide) else set()
         else:
             parts = split_sentences(p.text)
         pieces = [
-            _Piece(i, j, s, whole if len(parts) == 1 else count_tokens(s), 0.0)
+            _Piece(i, j, s, whole if len(parts) == 1 and i not in narrowed else count_tokens(s), 0)
             for j, s in enumerate(parts)
         ]
         if len(pieces) > 1 and _is_heading(p.text, pieces[0]):
@@ -291,7 +349,8 @@ def fit_passages(
                 text_parts.append(GAP.strip())
             text_parts.append(x.text)
         joiner = "\n" if is_tabular(p) else " "  # rows stay on their lines
-        text = p.text if len(kept) == len(units[i]) else joiner.join(text_parts)
+        whole_kept = len(kept) == len(units[i]) and i not in narrowed
+        text = p.text if whole_kept else joiner.join(text_parts)
         if kept[0].index > 0:
             text = GAP.lstrip() + text
         if kept[-1].index < len(units[i]) - 1:

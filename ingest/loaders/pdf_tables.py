@@ -1,19 +1,29 @@
-"""Tables in a PDF page's text layer, found from the positions of its words in pypdf's
-layout-mode text and written one row per line with the column headers (see
-:mod:`ingest.loaders.tables`), whether or not the table has ruling lines.
+"""Tables in a PDF page's text layer, found from the positions of its words and written one
+row per line with the column headers (see :mod:`ingest.loaders.tables`), whether or not the
+table has ruling lines.
 
 pypdf's plain extraction writes a table's cells separated by single spaces, so "Nitrate mg/L" and
-"Lead ug/L" run together and a value cannot be told from its column. Layout mode keeps each word
-at its horizontal place: a run of at least three lines that split at gaps of two or more spaces
-into the same number (two or more) of short cells is taken as a table, its first line as the
-header. The last column of a table of three or more columns may hold a longer description
-("Notes: Layouts of scanned modern magazines and scientific reports", a table without ruling
-lines); such a table's rows must also stand column under column (each cell's character span
-overlaps its column's, give or take a little). Two columns of prose split the same way but
-into long cells, which the length limits leave alone.
+"Lead ug/L" run together and a value cannot be told from its column. The words' places come
+from PDFium (``DrawnWord``: each character's box, as ``PdfTextPage.get_charbox`` gives it) or,
+for a page that hides text, from pypdf's layout-mode text (each word at its character column).
+Words of one line further apart than ``CELL_GAP`` of their height are in two cells. A run of at
+least three lines of two or more short cells is a table, its first line the header; every row
+stands column under column (each cell's span overlaps its column's, give or take a little, each
+in its own column, blank cells left blank: "Rentals" empty in most rows of a background-check
+table), the columns keeping a blank between them (justified prose lines up too, without one).
+Drawn words must also hold a column of values (a cover page's text boxes line up by chance).
+In layout text, a row has as many cells as the header; one with a longer last cell (a "Notes"
+column) must stand column under column too.
 
-A caption ("Table 1: Current layout detection models ...") that pypdf writes away from its
-table (a table drawn as its own object comes last in the layout text) is moved to the line
+Headers as tables write them: group labels on the line above the header ("Pre-Pawn" over
+"Handgun | Long Gun | *Other") are joined to the columns under them ("Handgun, Pre-Pawn"); a
+header on two lines above a first row of values ("# / enc-layers") or whose cells run
+together ("Base Model1 Large Model") is read word by word over the columns; cells written once
+for two rows (centred between them) fill the blank first cells of the row below.
+
+The page's text outside its tables keeps the order the page writes it (a two-column paper's
+columns stay apart); each table comes where its first word does. A caption ("Table 1: Current
+layout detection models ...") that the page writes away from its table is moved to the line
 before the table, so that the rows and the words of their caption are read together.
 
 pdfplumber's text-strategy table finder was tried on the held-out PDFs (issue 35) and not used:
@@ -23,12 +33,16 @@ split the model-zoo table's columns wrongly ("Large Model Notes" as one cell).
 
 from __future__ import annotations
 
+import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from ingest.loaders.tables import table_lines
+from ingest.loaders.tables import data_like, table_lines
 
 _CELL = re.compile(r"\S+(?: \S+)*")
+#: A cell holding a number and nothing else (a header may hold "(0.75)", not "42").
+_PLAIN_NUMBER = re.compile(r"[-+]?\d[\d,.]*%?")
 #: A table's rows at least, and a cell's characters at most (longer: prose in columns).
 MIN_ROWS = 3
 MAX_CELL = 32
@@ -40,23 +54,125 @@ LONG_LAST_FROM = 3
 #: (centred columns of different widths: "~70%" above "electricity").
 ALIGN_SLACK = 2
 ALIGN_SHARE = 0.25
-_CAPTION = re.compile(r"^\s*(?:Table|Tab\.)\s+[0-9IVX]+[.:]\s", re.IGNORECASE)
+_CAPTION = re.compile(r"^\s*(?i:Table|Tab\.)\s+[0-9IVX]+(?:[-.][0-9]+)*(?:[.:]\s|\s\s|\s(?=[A-Z]))")
 
 
 @dataclass(frozen=True)
 class _Cell:
+    """A cell of a line: its text and its horizontal span in character widths."""
+
     text: str
-    start: int
-    end: int
+    start: float
+    end: float
+    words: tuple[int, ...] = ()  # the indexes of its drawn words (PDFium's), if any
+    parts: tuple[tuple[str, float, float], ...] = ()  # its words with their spans
+
+    def split(self) -> list[_Cell]:
+        """The cell's words as cells of their own (the cell itself when it has one word)."""
+        return [_Cell(t, a, b) for t, a, b in self.parts] or [self]
 
 
-def _cells(line: str) -> list[_Cell]:
+_Line = list[_Cell]
+
+
+class DrawnWord(NamedTuple):
+    """A word as PDFium draws it: its text, its box in points, whether the page's text
+    breaks the line before it, and whether it is written upright (a word set sideways is
+    never a cell)."""
+
+    text: str
+    left: float
+    bottom: float
+    right: float
+    top: float
+    newline: bool
+    upright: bool = True
+
+
+#: Words of one line further apart than this share of their height (the font's size) are in
+#: two cells (a space is about a quarter of it; "41 181", a thousands group, about a half).
+CELL_GAP = 0.6
+#: Words whose middles are closer than this share of the line's first word's height.
+SAME_LINE = 0.5
+#: A row with blank cells is read under the header when it fills at least this share of it.
+MIN_FILLED = 0.5
+#: Header lines read above a table whose first line holds values.
+MAX_HEADER_LINES = 2
+#: A header line's words that may be numbers, at most (a share).
+HEADER_VALUES = 1 / 3
+#: A column of values: this share of its cells numbers or single words this short at most.
+VALUE_SHARE = 2 / 3
+VALUE_CHARS = 16
+#: A column name's words at most.
+MAX_HEADER_WORDS = 5
+
+
+def _cells(line: str) -> _Line:
     """The cells of a layout line: runs of words split at gaps of two or more spaces, with
     their character columns."""
-    return [_Cell(m.group(0), m.start(), m.end()) for m in _CELL.finditer(line)]
+    return [
+        _Cell(
+            m.group(0),
+            m.start(),
+            m.end(),
+            parts=tuple(
+                (w.group(0), w.start(), w.end())
+                for w in re.finditer(r"\S+", line[: m.end()])
+                if w.start() >= m.start()
+            ),
+        )
+        for m in _CELL.finditer(line)
+    ]
 
 
-def _is_row(cells: list[_Cell]) -> bool:
+def segment_lines(words: list[DrawnWord]) -> list[_Line]:
+    """Drawn words as lines of cells, top to bottom, in character widths (the page's median):
+    words whose vertical middles lie within ``SAME_LINE`` of the first one's height from its
+    middle are one line (the boxes of a font's full height overlap the next line's), read left to
+    right, and those closer than ``CELL_GAP`` of their height are one cell."""
+    drawn = [
+        (k, w) for k, w in enumerate(words) if w.upright and w.text.strip() and w.right > w.left
+    ]
+    if not drawn:
+        return []
+    widths = sorted((w.right - w.left) / len(w.text) for _, w in drawn)
+    unit = widths[len(widths) // 2]
+    drawn.sort(key=lambda kw: (-(kw[1].bottom + kw[1].top) / 2, kw[1].left))
+    grouped: list[list[tuple[int, DrawnWord]]] = []
+    for k, w in drawn:
+        middle = (w.bottom + w.top) / 2
+        first = grouped[-1][0][1] if grouped else w
+        if grouped and abs(middle - (first.bottom + first.top) / 2) <= SAME_LINE * (
+            first.top - first.bottom
+        ):
+            grouped[-1].append((k, w))
+        else:
+            grouped.append([(k, w)])
+    lines: list[_Line] = []
+    for group in grouped:
+        group.sort(key=lambda kw: kw[1].left)
+        cells: _Line = []
+        right = 0.0
+        for k, w in group:
+            text = w.text.strip()
+            span = (w.left / unit, w.right / unit)
+            if cells and w.left - right < CELL_GAP * (w.top - w.bottom):
+                last = cells[-1]
+                cells[-1] = _Cell(
+                    f"{last.text} {text}",
+                    last.start,
+                    max(last.end, span[1]),
+                    (*last.words, k),
+                    (*last.parts, (text, *span)),
+                )
+            else:
+                cells.append(_Cell(text, *span, (k,), ((text, *span),)))
+            right = max(right, w.right)
+        lines.append(cells)
+    return lines
+
+
+def _is_row(cells: _Line) -> bool:
     if len(cells) < 2:
         return False
     *first, last = cells
@@ -64,87 +180,310 @@ def _is_row(cells: list[_Cell]) -> bool:
     return all(len(c.text) <= MAX_CELL for c in first) and len(last.text) <= longest_last
 
 
-def _slack(columns: list[tuple[int, int]], i: int) -> float:
+def _slack(columns: list[tuple[float, float]], i: int) -> float:
     gaps = [columns[i][0] - columns[i - 1][1]] if i > 0 else []
     gaps += [columns[i + 1][0] - columns[i][1]] if i + 1 < len(columns) else []
     return max(ALIGN_SLACK, ALIGN_SHARE * min(gaps, default=0))
 
 
-def _aligned(columns: list[tuple[int, int]], cells: list[_Cell]) -> bool:
-    """Each cell lies under its column (their spans overlap, give or take ``_slack``)."""
-    return len(cells) == len(columns) and all(
-        c.start <= end + _slack(columns, i) and c.end >= start - _slack(columns, i)
-        for i, ((start, end), c) in enumerate(zip(columns, cells, strict=True))
-    )
+def _under(columns: list[tuple[float, float]], i: int, cell: _Cell) -> float | None:
+    """How far ``cell`` reaches into column ``i`` (negative: short of it, within its slack);
+    None when it stands beside it."""
+    start, end = columns[i]
+    slack = _slack(columns, i)
+    if cell.start > end + slack or cell.end < start - slack:
+        return None
+    return min(cell.end, end) - max(cell.start, start)
 
 
-def _widen(columns: list[tuple[int, int]], cells: list[_Cell]) -> list[tuple[int, int]]:
-    return [(min(s, c.start), max(e, c.end)) for (s, e), c in zip(columns, cells, strict=True)]
+def _place(columns: list[tuple[float, float]], cells: _Line) -> list[int] | None:
+    """The column each cell stands under, left to right and each in its own (the one it
+    overlaps most); None when a cell stands under none of those left."""
+    placed: list[int] = []
+    for n, cell in enumerate(cells):
+        first = placed[-1] + 1 if placed else 0
+        last = len(columns) - (len(cells) - n)  # leave a column for each cell after it
+        fits = [
+            (reach, i)
+            for i in range(first, last + 1)
+            if (reach := _under(columns, i, cell)) is not None
+        ]
+        if not fits:
+            return None
+        placed.append(max(fits, key=lambda f: (f[0], -f[1]))[1])
+    return placed
 
 
-def _long(cells: list[_Cell]) -> bool:
+def _long(cells: _Line) -> bool:
     return len(cells[-1].text) > MAX_CELL
 
 
-def _table_end(lines: list[str], i: int) -> int:
-    """The end (exclusive) of the run of rows starting at line ``i``: as many cells as the
-    first, and once a row has a long last cell, each under its column (pypdf's layout places
-    a header's words only roughly above a table of short cells, so those are not held to it)."""
-    cells = _cells(lines[i])
+def _table(
+    lines: list[_Line], i: int, exact: bool
+) -> tuple[list[list[str]], list[tuple[float, float]]]:
+    """The run of rows starting at line ``i``, as cells under the first line's columns (blank
+    where a row has none). A row as many cells as the first is taken as it stands while every
+    cell is short (pypdf's layout places a header's words only roughly above a table of short
+    cells); a row with a long last cell, or with fewer cells (at least ``MIN_FILLED`` of them),
+    must stand column under column; every row must when the positions are ``exact`` (drawn
+    words, not layout text), and the columns widened by the rows must keep a blank between
+    them (the words of justified prose stand roughly under each other too). Also the
+    columns' spans, widened by the rows."""
+    cells = lines[i]
     if not _is_row(cells):
-        return i + 1
+        return [], []
     columns = [(c.start, c.end) for c in cells]
+    rows = [[c.text for c in cells]]
     long = _long(cells)
-    j = i + 1
-    while j < len(lines):
-        row = _cells(lines[j])
-        if not (_is_row(row) and len(row) == len(cells)):
+    for row in lines[i + 1 :]:
+        if not _is_row(row) or len(row) > len(columns) or (len(row) < len(columns) and not exact):
             break
         long = long or _long(row)
-        if long and not _aligned(columns, row):
+        if len(row) == len(columns) and not long and not exact:
+            placed: list[int] | None = list(range(len(row)))
+        elif len(row) >= MIN_FILLED * len(columns):
+            placed = _place(columns, row)
+        else:
+            placed = None
+        if placed is None:
             break
-        columns = _widen(columns, row)
-        j += 1
-    return j
+        widened = list(columns)
+        texts = [""] * len(columns)
+        for k, cell in zip(placed, row, strict=True):
+            texts[k] = cell.text
+            widened[k] = (min(columns[k][0], cell.start), max(columns[k][1], cell.end))
+        if exact and any(a[1] >= b[0] for a, b in itertools.pairwise(widened)):
+            break  # no blank left between two columns: words of prose, not cells
+        columns = widened
+        rows.append(texts)
+    return rows, columns
+
+
+def _group_labels(labels: _Line, columns: _Line) -> list[str] | None:
+    """Header names with the group labels of the line above them ("Handgun, Pre-Pawn"): each
+    label names the columns whose middles lie within half the distance to its neighbouring
+    labels' middles (labels centred over their groups); None unless every label names two
+    columns or more."""
+    if (
+        len(labels) < 2
+        or len(labels) >= len(columns)
+        or not all(len(c.text) <= MAX_CELL for c in labels)
+    ):
+        return None
+    middles = [(c.start + c.end) / 2 for c in labels]
+    names = [c.text for c in columns]
+    for n, label in enumerate(labels):
+        left = middles[n] - middles[n - 1] if n > 0 else middles[n + 1] - middles[n]
+        right = middles[n + 1] - middles[n] if n + 1 < len(labels) else left
+        low, high = middles[n] - left / 2, middles[n] + right / 2
+        under = [k for k, c in enumerate(columns) if low <= (c.start + c.end) / 2 < high]
+        if len(under) < 2:
+            return None
+        for k in under:
+            names[k] = f"{names[k]}, {label.text}"
+    return names
+
+
+def _stacked_header(lines: list[_Line], columns: list[tuple[float, float]]) -> list[str] | None:
+    """Column names from header lines above a table (a header of two lines: "# / enc-layers",
+    "TEDs / complex"; a header whose cells run together: "Base Model1 Large Model"): each
+    column takes the words of each line that stand over it (the one they overlap most), top
+    to bottom; None when a word stands over no column, or unless each column is named (a
+    line of titles above a table of contents names some)."""
+    names = [""] * len(columns)
+    for line in lines:
+        for word in (w for cell in line for w in cell.split()):
+            over = [
+                (reach, k)
+                for k in range(len(columns))
+                if (reach := _under(columns, k, word)) is not None
+            ]
+            if not over:
+                return None
+            k = max(over)[1]
+            names[k] = f"{names[k]} {word.text}".strip()
+    return names if all(names) else None
+
+
+def _header_above(
+    blocks: list[_Block],
+    lines: list[_Line],
+    i: int,
+    columns: list[tuple[float, float]],
+    strict: bool = False,
+) -> list[str] | None:
+    """The names of a table starting at line ``i`` with values from the up to
+    ``MAX_HEADER_LINES`` text lines just above it that stand over its columns (the most that
+    do; ``strict``: lines of two cells or more, none ending a sentence); those lines are taken
+    out of ``blocks`` (the caller
+    adds them to the table's)."""
+    for n in range(MAX_HEADER_LINES, 0, -1):
+        above = lines[i - n : i] if i >= n else []
+        if not above or len(blocks) < n or any(b.table for b in blocks[-n:]):
+            continue
+        if any(not _is_row(ln) and (strict or len(ln) != 1) for ln in above):
+            continue
+        if strict and any(c.text.endswith(".") for ln in above for c in ln):
+            continue  # a sentence above the table, not its header
+        if any(_mostly_values(ln) or _CAPTION.match(ln[0].text) for ln in above):
+            continue
+        if any(_PLAIN_NUMBER.fullmatch(c.text) for ln in above for c in ln):
+            continue  # a row of values ("2", a page number) above more of them
+        names = _stacked_header(above, columns)
+        if names:
+            del blocks[-n:]
+            return names
+    return None
+
+
+def _mostly_values(line: _Line) -> bool:
+    """More than ``HEADER_VALUES`` of the line's words are numbers or dashes: a row of values
+    run together, not a header (which may hold one: "mAP (0.75)")."""
+    words = [w.text for c in line for w in c.split()]
+    values = sum(1 for w in words if w in "-–—" or data_like([w]))
+    return values > HEADER_VALUES * len(words)
+
+
+def _fill_down(rows: list[list[str]]) -> None:
+    """A row whose first cells are blank takes them from the row above (cells merged down
+    over two rows: "6 | 6 | OTSL" above "HTML")."""
+    for above, row in itertools.pairwise(rows):
+        k = 0
+        while k < len(row) and not row[k]:
+            row[k] = above[k]
+            k += 1
+
+
+def _has_values(rows: list[list[str]]) -> bool:
+    """Some column after the first holds values in at least ``VALUE_SHARE`` of its filled
+    cells below the first row: numbers, or single words of at most ``VALUE_CHARS`` characters
+    ("F", "VARCHAR(128)"). Lines of prose set side by side (a cover page's text boxes) line
+    up too; they are left as text."""
+    for k in range(1, len(rows[0])):
+        cells = [r[k] for r in rows[1:] if r[k]]
+        values = sum(1 for c in cells if data_like([c]) or (len(c) <= VALUE_CHARS and " " not in c))
+        if cells and values >= VALUE_SHARE * len(cells):
+            return True
+    return False
+
+
+def _looks_tabular(rows: list[list[str]]) -> bool:
+    """Drawn words lined up as a table, not lines of prose set side by side (a cover page's
+    text boxes line up too): a column of values (``_has_values``), under a first row of values
+    or of names of at most ``MAX_HEADER_WORDS`` words each."""
+    if not _has_values(rows):
+        return False
+    return data_like(rows[0]) or all(len(c.split()) <= MAX_HEADER_WORDS for c in rows[0])
+
+
+@dataclass
+class _Block:
+    """A table (its lines written as rows) or one line of text, and the lines it came from."""
+
+    text: list[str]
+    lines: list[int] = field(default_factory=list)
+    table: bool = False
+
+
+def _text_block(lines: list[_Line], i: int) -> _Block:
+    return _Block([" ".join(" ".join(c.text.split()) for c in lines[i])], [i])
+
+
+def _blocks(lines: list[_Line], exact: bool) -> list[_Block]:
+    """The page's lines as blocks: each table rewritten as rows with their headers (group
+    labels on the line above the header joined to the columns they stand over; a table whose
+    first line holds values named by the lines above it; drawn words without names are left as
+    text), each other line its cells joined by spaces; captions moved to their tables (see
+    ``_place_captions``)."""
+    blocks: list[_Block] = []
+    i = 0
+    while i < len(lines):
+        rows, columns = _table(lines, i, exact)
+        if len(rows) < MIN_ROWS or (exact and not _looks_tabular(rows)):
+            blocks.append(_text_block(lines, i))
+            i += 1
+            continue
+        taken = list(range(i, i + len(rows)))
+        if exact and data_like(rows[0]):
+            kept = len(blocks)
+            names = _header_above(blocks, lines, i, columns)
+            taken = list(range(i - (kept - len(blocks)), i)) + taken
+            if not names:  # values without names: the page's own order reads as well
+                blocks.append(_text_block(lines, i))
+                i += 1
+                continue
+            _fill_down(rows)
+            text = table_lines([names, *rows])
+        else:
+            grouped = names = None
+            if exact and blocks and not blocks[-1].table:
+                grouped = _group_labels(lines[i - 1], lines[i])
+                if not grouped and len(lines[i - 1]) < len(rows[0]):
+                    kept = len(blocks)
+                    names = _header_above(blocks, lines, i, columns, strict=True)
+                    taken = list(range(i - (kept - len(blocks)), i)) + taken
+            rows = [names, *rows] if names else [grouped or rows[0], *rows[1:]]
+            _fill_down(rows[1:])
+            text = table_lines(rows)
+        blocks.append(_Block(text, taken, table=True))
+        i += len(rows)
+    _place_captions(blocks, exact)
+    return blocks
 
 
 def layout_with_tables(layout_text: str) -> str | None:
-    """The page's text with each table rewritten as rows with their headers (its caption, if
-    the page has one apart from it, on the line before), the other lines with their spacing
-    collapsed; None when the page has no table (keep the plain text)."""
-    lines = [ln for ln in layout_text.splitlines() if ln.strip()]
-    blocks: list[list[str] | str] = []  # a table's lines, or one line of text
-    i = 0
-    while i < len(lines):
-        j = _table_end(lines, i)
-        if j - i >= MIN_ROWS:
-            blocks.append(table_lines([[c.text for c in _cells(ln)] for ln in lines[i:j]]))
-            i = j
-        else:
-            blocks.append(" ".join(lines[i].split()))
-            i += 1
-    tables = [n for n, b in enumerate(blocks) if isinstance(b, list)]
+    """The page's text (pypdf's layout mode) with each table rewritten as rows with their
+    headers (its caption, if the page has one apart from it, on the line before), the other
+    lines with their spacing collapsed; None when the page has no table (keep the plain
+    text)."""
+    lines = [_cells(ln) for ln in layout_text.splitlines() if ln.strip()]
+    blocks = _blocks(lines, exact=False)
+    if not any(b.table for b in blocks):
+        return None
+    return "\n".join(line for b in blocks for line in b.text if line)
+
+
+def drawn_with_tables(words: list[DrawnWord]) -> str | None:
+    """The page's text from PDFium's drawn words with each table rewritten as above, every
+    cell where the page draws it (blank cells left blank, each row column under column): the
+    text outside tables in the page's own order, words joined as its text joins them, each
+    table where its first word comes; None when the page has no table."""
+    lines = segment_lines(words)
+    blocks = _blocks(lines, exact=True)
+    tables = [b for b in blocks if b.table]
     if not tables:
         return None
-    _place_captions(blocks, tables)
+    owner = {k: t for t, b in enumerate(tables) for i in b.lines for c in lines[i] for k in c.words}
     out: list[str] = []
-    for block in blocks:
-        out.extend(block if isinstance(block, list) else [block])
+    current: list[str] = []
+    written: set[int] = set()
+    for k, word in enumerate(words):
+        table = owner.get(k)
+        if (table is not None or word.newline) and current:
+            out.append(" ".join(current))
+            current = []
+        if table is None:
+            current.extend(word.text.split())
+        elif table not in written:
+            out.extend(tables[table].text)
+            written.add(table)
+    if current:
+        out.append(" ".join(current))
     return "\n".join(line for line in out if line)
 
 
-def _place_captions(blocks: list[list[str] | str], tables: list[int]) -> None:
+def _place_captions(blocks: list[_Block], drawn: bool) -> None:
     """Move each table's caption to the line before it, when the page has as many captions as
     tables and a caption stands apart from its table (in page order: the n-th caption is the
-    n-th table's)."""
-    captions = [n for n, b in enumerate(blocks) if isinstance(b, str) and _CAPTION.match(b)]
+    n-th table's); always, for ``drawn`` words (lines in the order they stand on the page, not
+    the order the page's text writes them)."""
+    captions = [b for b in blocks if not b.table and _CAPTION.match(b.text[0])]
+    tables = [b for b in blocks if b.table]
     if len(captions) != len(tables):
         return
     for caption, table in zip(captions, tables, strict=True):
-        if caption == table - 1:
+        if not drawn and blocks.index(caption) == blocks.index(table) - 1:
             continue
-        text = blocks[caption]
-        table_block = blocks[table]
-        assert isinstance(text, str) and isinstance(table_block, list)
-        blocks[table] = [text, *table_block]
-        blocks[caption] = ""
+        table.text = [*caption.text, *table.text]
+        table.lines = [*caption.lines, *table.lines]
+        blocks.remove(caption)

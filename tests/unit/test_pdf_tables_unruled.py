@@ -33,10 +33,58 @@ def test_a_table_without_rules_becomes_rows_with_headers_and_its_caption() -> No
 def test_a_prose_pdf_is_read_as_before() -> None:
     from pypdf import PdfReader
 
-    for name in ("fake-memo.pdf", "2305.03393v1-pg9.pdf"):  # a memo; a paper's prose page
+    for name in ("fake-memo.pdf", "DA-1p.pdf", "fr_olap.pdf"):  # a memo, a form, a paper
         pages = PdfReader(FILES / name).pages
         plain = "\n".join((p.extract_text() or "").strip() for p in pages)
         assert _text(name) == plain, name
+
+
+def test_a_wide_table_keeps_blank_cells_blank_and_its_group_labels() -> None:
+    """The NICS table: 25 columns under six group labels, the two Rentals columns blank in
+    most rows, cells drawn without a space between them; every state's row keeps its cells
+    under their own columns (pypdf's layout text ran them together from Florida on)."""
+    lines = _text("nics-background-checks-2015-11.pdf").splitlines()
+    rows = {ln.split(" | ")[0]: ln for ln in lines if ln.startswith("State / Territory: ")}
+    assert len(rows) >= 56, sorted(rows)
+    kentucky = rows["State / Territory: Kentucky"]
+    assert kentucky.startswith("State / Territory: Kentucky | Permit: 264,140 | Handgun: 12,155")
+    assert "| Long Gun: 12,425 |" in rows["State / Territory: Washington"]
+    guam = rows["State / Territory: Guam"]  # "3" and "0" drawn as "30"
+    assert "| **Multiple: 3 | Admin: 0 |" in guam, guam
+    assert "| Handgun, Pre-Pawn: 14 | Long Gun, Pre-Pawn: 15 |" in rows["State / Territory: Alabama"]
+    assert "Rentals" not in rows["State / Territory: Alabama"]  # blank there
+    assert "California | Permit: 98 452 | Handgun: 41 181 |" in rows["State / Territory: California"]
+
+
+def test_a_header_of_two_lines_and_cells_spanning_two_rows() -> None:
+    """A paper's table with no rules: its header on two lines ("# / enc-layers"), its first
+    columns written once for each pair of rows."""
+    lines = _text("2305.03393v1-pg9.pdf").splitlines()
+    assert (
+        "# enc-layers: 4 | # dec-layers: 2 | Language: HTML | simple: 0.944 | TEDs complex: "
+        "0.903 | all: 0.931 | mAP (0.75): 0.824 | Inference time (secs): 2"
+    ) in lines, lines
+    caption = next(i for i, ln in enumerate(lines) if ln.startswith("Table 1. HPO"))
+    assert lines[caption + 1].startswith("# enc-layers | # dec-layers | Language"), lines
+
+
+def test_a_two_column_page_with_a_table_keeps_its_columns_in_order() -> None:
+    """The page's text outside the table stays in the order the page writes it: a column's
+    lines follow each other, not the line beside them in the other column."""
+    text = _text("multi-column.pdf")
+    assert (
+        "see that higher retriever accuracy typically leads to\n"
+        "better final QA results: in all cases except SQuAD,\n"
+        "answers extracted from the passages retrieved by"
+    ) in text
+    assert "Training: Single | Model: ORQA (Lee et al., 2019) | NQ: 33.3 | TriviaQA: 45.0" in text
+
+
+def test_text_boxes_side_by_side_are_not_a_table() -> None:
+    """A cover page's quotation, figures and page references line up by chance."""
+    lines = _text("reliance.pdf").splitlines()
+    assert not [ln for ln in lines if "I would like the story of" in ln and " | " in ln]
+    assert not [ln for ln in _text("a1977-backus-p21.pdf").splitlines() if " | " in ln]
 
 
 def test_a_long_last_column_needs_its_cells_under_their_columns() -> None:

@@ -140,3 +140,15 @@ def test_a_month_the_question_asks_for_that_no_passage_names_is_unmentioned() ->
     for written in ("December 2015", "Dec. 2015", "2015-12-01", "12/2015", "12/1/2015"):
         held = {1: f"NICS firearm checks: {written}\nKentucky 264,140"}
         assert not check("264,140 [1]", held, question=question).unmentioned, written
+
+
+def test_a_file_named_for_its_month_holds_that_month() -> None:
+    """Dev h216: the NICS table's rows, read one per line, no longer carry the page's title
+    ("November - 2015"); the file's name does ("...-2015-11.pdf"), and scopes every row."""
+    row = {1: "State / Territory: Kentucky | Permit: 264,140 | Handgun: 12,155"}
+    question = "How many permit checks did Kentucky have in November 2015?"
+    named = {1: "nics-background-checks-2015-11.pdf, page 1"}
+    assert not check("264,140 [1]", row, question=question, labels=named).unmentioned
+    assert check("264,140 [1]", row, question=question).unmentioned == ["November 2015"]
+    december = question.replace("November", "December")
+    assert check("264,140 [1]", row, question=december, labels=named).unmentioned

@@ -263,7 +263,8 @@ def check(
     label is ``incomplete``; a name or number of the ``question`` that the answer states and no
     passage holds, or a number or a month of a year the question asks about (``asked_numbers``,
     ``asked_months``: "in December 2015") that no passage holds whatever the answer says (in
-    the passages or their ``whole`` chunks, for passages cut to the token budget), is
+    the passages or their ``whole`` chunks, for passages cut to the token budget, or their
+    ``labels``: a file named for its month), is
     ``unmentioned``; names the answer ties to a name of the question that no passage ties to it
     are ``unlinked``; numbers the cited passages give only for something else are
     ``unbound``; an answer saying nothing the question did not (``only_question``) is
@@ -301,11 +302,14 @@ def check(
         for c in claims(answer)
         if fold(c) in asked and fold(c) not in named and not present(c, chunks)
     ]
+    # A passage's label (its file's name: "nics-background-checks-2015-11.pdf") scopes all of
+    # its text: the rows of November 2015's table need not repeat the month.
+    scoped = fold(" ".join([*passages.values(), *whole, *(labels or {}).values()]))
     for number in asked_numbers(question):  # "in 2027": no passage can answer for that year
-        if not present(number, chunks) and not any(number in n for n in named):
+        if not present(number, scoped) and not any(number in n for n in named):
             found.append(max((c for c in claims(question) if number in c), key=len, default=number))
     for written, month, year in asked_months(question):  # "in December 2015": November's table
-        if not holds_month(chunks, month, year) and not any(written in n for n in named):
+        if not holds_month(scoped, month, year) and not any(written in n for n in named):
             found.append(written)
     unmentioned = list(dict.fromkeys(c for c in found if not any(c != o and c in o for o in found)))
     misses: list[str] = []

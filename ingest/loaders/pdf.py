@@ -88,7 +88,13 @@ def _drawn_text(path: Path, pages: int) -> list[list[DrawnWord] | None]:
     try:
         out: list[list[DrawnWord] | None] = []
         for i in range(len(pdf)):
-            out.append(_words(pdf[i].get_textpage()))
+            page = pdf[i]
+            textpage = page.get_textpage()
+            try:
+                out.append(_words(textpage))
+            finally:  # a long book's pages are not held until the document closes
+                textpage.close()
+                page.close()
         return out + [None] * (pages - len(out))
     finally:
         pdf.close()

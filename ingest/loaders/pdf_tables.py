@@ -38,11 +38,10 @@ import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from core.text import NUMBER
 from ingest.loaders.tables import data_like, table_lines
 
 _CELL = re.compile(r"\S+(?: \S+)*")
-#: A cell holding a number and nothing else (a header may hold "(0.75)", not "42").
-_PLAIN_NUMBER = re.compile(r"[-+]?\d[\d,.]*%?")
 #: A table's rows at least, and a cell's characters at most (longer: prose in columns).
 MIN_ROWS = 3
 MAX_CELL = 32
@@ -327,8 +326,8 @@ def _header_above(
             continue  # a sentence above the table, not its header
         if any(_mostly_values(ln) or _CAPTION.match(ln[0].text) for ln in above):
             continue
-        if any(_PLAIN_NUMBER.fullmatch(c.text) for ln in above for c in ln):
-            continue  # a row of values ("2", a page number) above more of them
+        if any(NUMBER.fullmatch(c.text) for ln in above for c in ln):
+            continue  # a row of values ("2", a page number) above more; a header has "(0.75)"
         names = _stacked_header(above, columns)
         if names:
             del blocks[-n:]

@@ -112,6 +112,11 @@ def test_an_answer_saying_only_what_the_question_said_is_incomplete() -> None:
     question = "In FFP systems, what kind of object is a cell?"
     assert check("A cell is an object in FFP systems. [1]", backus, question=question).incomplete
     assert not check("A cell is a triple [1].", backus, question=question).incomplete
+    fcc = {1: "Install OPS software version P12.1.2 on FCC A and FCC B."}  # dev h149
+    question = "Which flight control computer OPS software version must be installed on FCC A?"
+    restated = "The OPS software version must be installed on FCC A according to [1]."
+    assert check(restated, fcc, question=question).incomplete
+    assert not check("Version P12.1.2, according to [1].", fcc, question=question).incomplete
     rules = {1: "When ALICE calls a procedure owned by JOE that adopts JOE's authority, "
              "CURRENT USER is JOE while it runs."}  # fmt: skip
     question = (

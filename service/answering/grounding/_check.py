@@ -100,12 +100,13 @@ def only_question(answer: str, question: str) -> bool:
     """True when ``answer``, citations aside, says nothing its question did not: every content
     word and number is the question's, and it restates all the question's names ("What is the
     name of the course Slava failed?" -> "Slava [1]"; "In FFP systems, what kind of object is a
-    cell?" -> "A cell is an object in FFP systems."). Never for a reply opening on yes or no, a
+    cell?" -> "A cell is an object in FFP systems."; words pointing at a source, "according to
+    [1]", say nothing). Never for a reply opening on yes or no, a
     question offering a choice ("A or B", "whether"), nor an answer naming some of the
     question's names but not all: it may have picked one ("When ALICE calls a procedure owned
     by JOE that adopts JOE's authority, what value does CURRENT USER hold?" -> "JOE"). Part of
     ``incomplete``."""
-    text = CITATION.sub(" ", answer)
+    text = CITATION.sub(" ", POINTING.sub(" ", answer))  # "... according to [1]."
     said = content_stems(text)
     words = WORD.findall(fold(text))
     if not question or not said or _CHOICE.search(question) or _YES_NO & set(words[:1]):

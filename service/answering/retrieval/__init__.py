@@ -3,9 +3,9 @@
 Public: ``Retriever`` (hybrid dense + keyword search fused by ``reciprocal_rank_fusion``, the
 ``METHODS`` it offers), ``Passage`` and ``Filters``; the second hop for two-step questions
 (``second_hop``, ``bridge_names``); passage fitting (``fit_passages``, ``GAP``: the mark of
-sentences left out, ``merge_identical``, ``narrow_row``, ``split_sentences``, ``lexical_scores``,
-``SentenceVectors``); a filter by speaker checked (``check_speakers``); context fitting in tokens
-(``check_fits``, ``counted_tokens``, ``prompt_tokens``, ``overflow``,
+sentences left out, ``merge_identical``, ``narrow_row``, ``focus_rows``, ``split_sentences``,
+``lexical_scores``, ``SentenceVectors``); a filter by speaker checked (``check_speakers``);
+context fitting in tokens (``check_fits``, ``counted_tokens``, ``prompt_tokens``, ``overflow``,
 ``ContextOverflowError``); what names a document in a question and in the document's head
 (``people_named``, ``dates_named``, ``titles_named``, ``kinds_named``, ``head_of``, ``Head``). The
 ``_modules`` are private. Retrieval does not import grounding.
@@ -31,6 +31,7 @@ from service.answering.retrieval._passages import (
     GAP,
     SentenceVectors,
     fit_passages,
+    focus_rows,
     lexical_scores,
     merge_identical,
     narrow_row,
@@ -62,6 +63,7 @@ __all__ = [
     "counted_tokens",
     "dates_named",
     "fit_passages",
+    "focus_rows",
     "head_of",
     "kinds_named",
     "lexical_scores",

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 import threading
 import weakref
 from collections import OrderedDict
@@ -30,7 +31,7 @@ import numpy as np
 
 from core.embedder import Embedder
 from core.keywords.base import query_terms, text_words
-from core.text import NUMERIC_CELL, WIDE_SENTENCE_GAP, WRAPPED_LINE
+from core.text import NUMERIC_CELL, STOP_WORDS, WIDE_SENTENCE_GAP, WRAPPED_LINE, fold
 from core.text import stems as stem_words
 from service.answering.retrieval._retriever import Passage
 
@@ -54,6 +55,8 @@ WIDE_ROW_SHARE = 0.5
 #: At most this many leading cells of words name a narrowed row.
 LABEL_CELLS = 3
 _CELL_GAP = " | "
+#: A row's value of words at least this long may be how a question names it (``focus_rows``).
+MIN_NAME_CHARS = 3
 
 
 def same_text_key(text: str) -> str:
@@ -245,6 +248,47 @@ def narrow_row(row: str, question: str) -> str:
     return _CELL_GAP.join(out)
 
 
+def _named_values(row: str) -> list[str]:
+    """The row's values a question may name it by, each at least ``MIN_NAME_CHARS`` long: its
+    values of words ("Maple Leafs", "TOR"), and its first cell's value even if a figure (a
+    table of years: "Year: 2015")."""
+    values = [c.split(": ", 1)[-1].strip() for c in row.split(_CELL_GAP)]
+    return [
+        v
+        for k, v in enumerate(values)
+        if len(v) >= MIN_NAME_CHARS
+        and (k == 0 or not NUMERIC_CELL.fullmatch(v))
+        and v.lower() not in STOP_WORDS
+    ]
+
+
+def focus_rows(passage: Passage, question: str) -> Passage:
+    """A table passage whose rows name their columns keeps, of its rows, those the question
+    names by a value ("How many Stanley Cups have the Maple Leafs won?": the "Team: Maple
+    Leafs" row, not the Blues' and Flyers' beside it, whose numbers the model read instead;
+    held-out dev h011); its title and header lines stay, and ``whole`` keeps every row for the
+    citation. Unchanged when the question names no row, or every row."""
+    if not rows_carry_headers(passage):  # a sheet, or rows of an HTML table among prose
+        return passage
+    asked = f" {fold(question)} "
+    lines = passage.text.splitlines()
+    rows = [k for k, ln in enumerate(lines) if _CELL_GAP in ln and ": " in ln]
+    named = {
+        k
+        for k in rows
+        if any(re.search(rf"\W{re.escape(fold(v))}\W", asked) for v in _named_values(lines[k]))
+    }
+    if not named or len(named) == len(rows):
+        return passage
+    kept: list[str] = []
+    for k, line in enumerate(lines):
+        if k in named or k not in rows:
+            kept.append(line)
+        elif not kept or kept[-1] != GAP.strip():
+            kept.append(GAP.strip())
+    return replace(passage, text="\n".join(kept), whole=passage.whole or passage.text)
+
+
 def _is_heading(text: str, first: _Piece) -> bool:
     """A passage's first piece is its heading: a line of its own, short, ending no sentence."""
     line = text.lstrip().split("\n", 1)[0].strip()
@@ -268,7 +312,8 @@ def fit_passages(
     sentences is taken is left out. A sentence taken brings its passage's heading and its
     preceding neighbour (the one its pronouns usually point to) when they still fit. Passages
     under ``WHOLE_BELOW`` tokens and tables whose rows do not name their columns are whole or not
-    at all; rows that do are pieces, like sentences, and a row over ``WIDE_ROW_SHARE`` of the
+    at all; rows that do are pieces, like sentences, a table's rows are first cut to those the
+    question names by a value (``focus_rows``), and a row over ``WIDE_ROW_SHARE`` of the
     budget is narrowed to the cells the question names first (``narrow_row``).
     The first passage, and every passage of a document the question names (``Passage.named``:
     "the memo" lost its dated sentence to two long handbook passages), always keep at least
@@ -276,6 +321,7 @@ def fit_passages(
     """
     if budget <= 0 or not passages:
         return list(passages)
+    passages = [focus_rows(p, question) for p in passages]
     sizes = [count_tokens(p.text) for p in passages]
     if sum(sizes) <= budget:
         return list(passages)  # everything fits: nothing to score

@@ -1,0 +1,60 @@
+"""A table passage keeps the rows its question names by a value (held-out dev h011: "How many
+Stanley Cups have the Maple Leafs won in total?" was answered with the Blues' 1)."""
+
+from __future__ import annotations
+
+from service.answering.retrieval import Passage, focus_rows
+
+SHEET = (
+    "Stanley Cups: Stanley Cups (rows 3-5)\n"
+    "Team | Location | Stanley Cups\n"
+    "Team: Blues | Location: STL | Stanley Cups: 1\n"
+    "Team: Flyers | Location: PHI | Stanley Cups: 2\n"
+    "Team: Maple Leafs | Location: TOR | Stanley Cups: 13"
+)
+
+
+def _sheet(text: str = SHEET) -> Passage:
+    return Passage(1, 1, 1, "stanley-cups.xlsx", "xlsx", {"sheet": "S", "rows": "3-5"}, 0.6, text)
+
+
+def test_the_row_the_question_names_is_kept_with_the_title_and_header() -> None:
+    focused = focus_rows(_sheet(), "How many Stanley Cups have the Maple Leafs won in total?")
+    assert focused.text.splitlines() == [
+        "Stanley Cups: Stanley Cups (rows 3-5)",
+        "Team | Location | Stanley Cups",
+        "…",
+        "Team: Maple Leafs | Location: TOR | Stanley Cups: 13",
+    ]
+    assert focused.whole == SHEET  # the citation keeps every row
+    by_place = focus_rows(_sheet(), "Which team plays in PHI?")
+    assert "Team: Flyers" in by_place.text and "Blues" not in by_place.text
+
+
+def test_rows_are_kept_when_the_question_names_none_or_all() -> None:
+    for question in (
+        "Which team has won the most Stanley Cups?",  # a superlative reads every row
+        "How many cups have the Blues, the Flyers and the Maple Leafs won?",
+        "How many cups did the team in Leeds win?",
+    ):
+        assert focus_rows(_sheet(), question).text == SHEET, question
+    compared = focus_rows(_sheet(), "How many more cups have the Maple Leafs won than the Blues?")
+    assert "Flyers" not in compared.text and "Blues" in compared.text
+
+
+def test_figures_short_values_and_prose_passages_name_no_row() -> None:
+    years = SHEET.replace("Location", "Year").replace("STL", "2019").replace("PHI", "1975")
+    assert focus_rows(_sheet(years), "Which team won in 1975?").text == years  # a figure
+    prose = Passage(1, 1, 1, "notes.txt", "text", {"page": 1}, 0.6, "The Blues won in 2019.")
+    assert focus_rows(prose, "When did the Blues win?") == prose
+
+
+def test_a_row_labelled_by_a_year_is_named_by_it() -> None:
+    """Dev h209: "What was Microsoft's net income in 2015?" over the 2014 and 2015 rows."""
+    years = (
+        "Year: 2014 | Revenue in million US$: 86,833 | Net income in million US$: 22,074\n"
+        "Year: 2015 | Revenue in million US$: 93,580 | Net income in million US$: 12,193"
+    )
+    passage = Passage(1, 1, 1, "wiki.html", "html", {"table": 1}, 0.6, years)
+    focused = focus_rows(passage, "What was Microsoft's net income in 2015, in million US$?")
+    assert focused.text == "…\n" + years.splitlines()[1]

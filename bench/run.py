@@ -57,6 +57,7 @@ BENCHES = [
     Bench("voice", "voice", ["--repeats", "1"], [SHARED / "audio" / "transcripts.tsv"]),
     Bench("ocr", "ocr", ["--repeats", "2"], [SHARED / "images" / "phototest.png"]),
     Bench("formats", "formats", ["--files", "3"]),
+    Bench("pdf_text", "pdf_text", ["--repeats", "2"]),
     Bench("watch", "watch", ["--trials", "3", "--burst", "50"]),
 ]
 # Not in the default run (the whole run stays well inside 20 minutes on 2 cores): --also.

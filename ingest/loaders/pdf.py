@@ -47,7 +47,7 @@ def _letters(text: str) -> int:
     return sum(1 for c in text if not c.isspace())
 
 
-def _page_text(page: object, drawn: list[DrawnWord] | None) -> tuple[str, int]:
+def page_text(page: object, drawn: list[DrawnWord] | None) -> tuple[str, int]:
     """The page's visible text layer (a page holding a table gets it row by row with its
     headers, found from ``drawn``, PDFium's text rectangles, when the page hides no text) and
     the count of characters (spaces aside) drawn invisibly and left out."""
@@ -75,7 +75,7 @@ def _layout_text(page: object, text: str) -> str:
     return layout_with_tables(layout or "") or text
 
 
-def _drawn_text(path: Path, pages: int) -> list[list[DrawnWord] | None]:
+def drawn_words(path: Path, pages: int) -> list[list[DrawnWord] | None]:
     """Each page's words as PDFium draws them (a word's text, then left, bottom, right and top
     in points; words are split at the text's spaces, generated or written); None for every page
     when PDFium cannot open the file (pypdf's layout text is used instead)."""
@@ -195,8 +195,8 @@ class PdfLoader(ContextLoader):
             reader = PdfReader(str(path), strict=False)
             if reader.is_encrypted and not _opens_without_password(reader):
                 raise needs_password(path, "a PDF that asks for a password to open")
-            drawn = _drawn_text(path, len(reader.pages))
-            read = [_page_text(page, segs) for page, segs in zip(reader.pages, drawn, strict=False)]
+            drawn = drawn_words(path, len(reader.pages))
+            read = [page_text(page, segs) for page, segs in zip(reader.pages, drawn, strict=False)]
         except LoaderError:
             raise
         except DependencyError as exc:  # AES without the cryptography package

@@ -91,7 +91,8 @@ class DrawnWord(NamedTuple):
 #: Words of one line further apart than this share of their height (the font's size) are in
 #: two cells (a space is about a quarter of it; "41 181", a thousands group, about a half).
 CELL_GAP = 0.6
-#: Words whose middles are closer than this share of the line's first word's height.
+#: Words whose middles are closer than this share of the line's first word's height are on
+#: one line.
 SAME_LINE = 0.5
 #: A row with blank cells is read under the header when it fills at least this share of it.
 MIN_FILLED = 0.5
@@ -115,9 +116,8 @@ def _cells(line: str) -> _Line:
             m.start(),
             m.end(),
             parts=tuple(
-                (w.group(0), w.start(), w.end())
-                for w in re.finditer(r"\S+", line[: m.end()])
-                if w.start() >= m.start()
+                (w.group(0), m.start() + w.start(), m.start() + w.end())
+                for w in re.finditer(r"\S+", m.group(0))
             ),
         )
         for m in _CELL.finditer(line)
@@ -127,7 +127,7 @@ def _cells(line: str) -> _Line:
 def segment_lines(words: list[DrawnWord]) -> list[_Line]:
     """Drawn words as lines of cells, top to bottom, in character widths (the page's median):
     words whose vertical middles lie within ``SAME_LINE`` of the first one's height from its
-    middle are one line (the boxes of a font's full height overlap the next line's), read left to
+    middle are one line (a cell centred between two rows joins the upper one), read left to
     right, and those closer than ``CELL_GAP`` of their height are one cell."""
     drawn = [
         (k, w) for k, w in enumerate(words) if w.upright and w.text.strip() and w.right > w.left

@@ -8,12 +8,13 @@ attribution of an uncited reply (``attribute``, ``cite``); numbers bound to the 
 (``unbound``, ``near_misses``); names tied that no passage ties (``unlinked``, ``places``);
 injected instructions (``check_answer``, ``InjectionVerdict``, ``neutralize``,
 ``without_instructions``, ``LEFT_OUT``); the difference of two cited numbers a years- or
-days-between question asks for, computed by Hearth (``compute``, ``Computed``); a "Yes" its
-passage's sentence negates (``polarity``, ``Polarity``). The
+days-between question asks for, computed by Hearth (``compute``, ``Computed``), and the two
+sides searched for it (``sides``); a "Yes" its passage's sentence negates (``polarity``,
+``Polarity``). The
 ``_modules`` are private.
 """
 
-from service.answering.grounding._arithmetic import Computed, compute
+from service.answering.grounding._arithmetic import Computed, compute, sides
 from service.answering.grounding._attribution import attribute, cite
 from service.answering.grounding._check import (
     Grounding,
@@ -56,6 +57,7 @@ __all__ = [
     "polarity",
     "recite",
     "review",
+    "sides",
     "strip_invalid",
     "unbound",
     "unlinked",

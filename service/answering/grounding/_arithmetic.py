@@ -297,6 +297,21 @@ def compute(question: str, passages: dict[int, str]) -> Computed | None:
     )
 
 
+def sides(question: str) -> tuple[str, str] | None:
+    """The two sides of an arithmetic question whose inputs a passage each may hold, as search
+    queries: X and Y of a years- or days-between question ("the Lion Air Flight 610 accident",
+    "the Ethiopian Airlines Flight 302 accident"), A and B of an amounts question with the
+    words both share ("Zone NA make revenue"). None for any other question (a change "from A
+    to B" is one passage's)."""
+    if m := _AFTER.match(question) or _BETWEEN.match(question):
+        return m.group("x"), m.group("y")
+    read = _sides(question)
+    if read is None:
+        return None
+    _, a, b, shared = read
+    return f"{a} {shared}".strip(), f"{b} {shared}".strip()
+
+
 def _order(spot: _Spot) -> int:
     return spot.value.toordinal() if isinstance(spot.value, dt.date) else spot.value
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from core.errors import ConflictError
 from core.text import DONT_KNOW
-from service.answering.orchestration._service import AnswerService
-from service.answering.retrieval import Filters, fit_passages, merge_identical, second_hop
+from service.answering.orchestration._service import AnswerService, further_hops
+from service.answering.retrieval import Filters, fit_passages, merge_identical
 from service.llm.base import SamplingParams
 from service.llm.queue import Abandoned
 
@@ -59,8 +59,8 @@ def replay(
         min_score=float(cfg["min_score"]),
         relative_margin=float(cfg["relative_margin"]),
     )
-    # The same second retrieval hop the answer took (issue 21).
-    found = second_hop(
+    # The same further retrieval hops the answer took (issue 21, issue 35).
+    found = further_hops(
         service.retriever, rec.standalone_question, found, int(cfg["top_k"]), filters
     )
     found = fit_passages(

@@ -14,7 +14,7 @@ from typing import Any
 from core.errors import InvalidInputError
 from core.settings import TASKS, HearthSettings
 from core.text import DONT_KNOW
-from service.answering.grounding import Grounding, only_citations, review
+from service.answering.grounding import Grounding, compute, only_citations, review, sides
 from service.answering.orchestration._conversations import ConversationStore
 from service.answering.orchestration._records import AnswerRecords
 from service.answering.prompting import PromptAssembler, RenderedPrompt
@@ -27,6 +27,7 @@ from service.answering.retrieval import (
     fit_passages,
     merge_identical,
     second_hop,
+    side_hop,
 )
 from service.answering.schemas import AnswerFields
 from service.llm.base import ChatMessage, LLMRuntime, PromptStats, SamplingParams
@@ -114,6 +115,23 @@ class _Turn:
     prompt: RenderedPrompt
     messages: list[ChatMessage]
     filters: Filters
+
+
+def further_hops(
+    retriever: Retriever, question: str, found: list[Passage], top_k: int, filters: Filters
+) -> list[Passage]:
+    """The passages ``found`` for ``question`` after the second hop of a two-step question
+    (``second_hop``) and, for an arithmetic one, each side's own search (``side_hop``); an answer
+    and its replay take the same hops."""
+    found = second_hop(retriever, question, found, top_k, filters)
+    asked = sides(question)
+    if asked is None:
+        return found
+
+    def complete(passages: list[Passage]) -> bool:
+        return compute(question, {p.number: p.text for p in passages}) is not None
+
+    return side_hop(retriever, found, asked, complete, filters)
 
 
 def prompt_timings(llm: LLMRuntime, to_first: float) -> dict[str, float]:
@@ -305,7 +323,7 @@ class AnswerService:
         history = [self._as_prompted(cid, t) for t in history]
         filters = Filters(collection=options.collection, speakers=options.speakers)
         found = self.retriever.retrieve(standalone, filters=filters)
-        found = second_hop(
+        found = further_hops(
             self.retriever, standalone, found, self.settings.retrieval.top_k, filters
         )
         searched = time.perf_counter()

@@ -2,13 +2,14 @@
 
 Public: ``Retriever`` (hybrid dense + keyword search fused by ``reciprocal_rank_fusion``, the
 ``METHODS`` it offers), ``Passage`` and ``Filters``; the second hop for two-step questions
-(``second_hop``, ``bridge_names``); passage fitting (``fit_passages``, ``GAP``: the mark of
-sentences left out, ``merge_identical``, ``narrow_row``, ``focus_rows``, ``split_sentences``,
-``lexical_scores``, ``SentenceVectors``); a filter by speaker checked (``check_speakers``);
-context fitting in tokens (``check_fits``, ``counted_tokens``, ``prompt_tokens``, ``overflow``,
-``ContextOverflowError``); what names a document in a question and in the document's head
-(``people_named``, ``dates_named``, ``titles_named``, ``kinds_named``, ``head_of``, ``Head``). The
-``_modules`` are private. Retrieval does not import grounding.
+(``second_hop``, ``bridge_names``; an arithmetic question's two sides, ``side_hop``); passage
+fitting (``fit_passages``, ``GAP``: the mark of sentences left out, ``merge_identical``,
+``narrow_row``, ``focus_rows``, ``split_sentences``, ``lexical_scores``, ``SentenceVectors``);
+a filter by speaker checked (``check_speakers``); context fitting in tokens (``check_fits``,
+``counted_tokens``, ``prompt_tokens``, ``overflow``, ``ContextOverflowError``); what names a
+document in a question and in the document's head (``people_named``, ``dates_named``,
+``titles_named``, ``kinds_named``, ``head_of``, ``Head``). The ``_modules`` are private.
+Retrieval does not import grounding: ``side_hop`` is given the check of completeness.
 """
 
 from service.answering.retrieval._context import (
@@ -26,7 +27,7 @@ from service.answering.retrieval._documents import (
     people_named,
     titles_named,
 )
-from service.answering.retrieval._multihop import bridge_names, second_hop
+from service.answering.retrieval._multihop import bridge_names, second_hop, side_hop
 from service.answering.retrieval._passages import (
     GAP,
     SentenceVectors,
@@ -74,6 +75,7 @@ __all__ = [
     "prompt_tokens",
     "reciprocal_rank_fusion",
     "second_hop",
+    "side_hop",
     "split_sentences",
     "titles_named",
 ]

@@ -7,11 +7,18 @@ words that do not open a sentence, as the grounding check reads them) are added 
 and retrieved again (and the names alone, when that finds nothing new); the best new passage that
 holds one of the names (at most ``extra``) is appended, within ``top_k``.
 Retrieval only (an embedding and a BM25 query, milliseconds); no model call.
+
+Arithmetic questions the same way (``side_hop``): "How many days after the Lion Air Flight 610
+accident did the Ethiopian Airlines Flight 302 accident happen?" found the Ethiopian accident's
+date but not Lion Air's, so the difference could not be computed. Each side is searched on its
+own, and the first of its passages (or pair of them) with which the inputs of both sides are
+found is appended.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from core.text import claims
@@ -19,6 +26,8 @@ from service.answering.retrieval._retriever import Filters, Passage, Retriever
 
 #: Names taken from the best passage at most (in order of appearance).
 MAX_NAMES = 6
+#: Passages each side's own search offers at most (best first) to complete an arithmetic question.
+SIDE_CANDIDATES = 5
 
 
 def bridge_names(question: str, passage: str) -> list[str]:
@@ -59,3 +68,39 @@ def second_hop(
         new = bridged(retriever.retrieve(" ".join(names), filters=filters, relative_margin=1.0))
     new = new[: min(extra, top_k - len(passages))]
     return passages + [replace(p, number=len(passages) + i) for i, p in enumerate(new, start=1)]
+
+
+def side_hop(
+    retriever: Retriever,
+    passages: list[Passage],
+    sides: Sequence[str],
+    complete: Callable[[list[Passage]], bool],
+    filters: Filters | None = None,
+) -> list[Passage]:
+    """``passages`` plus the fewest passages found for the ``sides`` of an arithmetic question
+    (``grounding`` reads them: "the Lion Air Flight 610 accident") that make them ``complete``
+    (both inputs found: ``compute`` gives a result); first one passage, then a pair, of the
+    ``SIDE_CANDIDATES`` best each side's own search finds. Appended passages are ``named``, so
+    fitting to the token budget keeps them. ``passages`` unchanged when they are complete
+    already or no candidate completes them."""
+    if not sides or complete(passages):
+        return passages
+    have = {p.chunk_id for p in passages}
+    offered: list[Passage] = []
+    for side in sides:
+        for p in retriever.retrieve(side, filters=filters, relative_margin=1.0)[:SIDE_CANDIDATES]:
+            if p.chunk_id not in have:
+                have.add(p.chunk_id)
+                offered.append(p)
+
+    def appended(extra: list[Passage]) -> list[Passage]:
+        start = len(passages) + 1
+        return passages + [replace(p, number=start + i, named=True) for i, p in enumerate(extra)]
+
+    trials = [[p] for p in offered]
+    trials += [[p, q] for i, p in enumerate(offered) for q in offered[i + 1 :]]
+    for extra in trials:
+        candidate = appended(extra)
+        if complete(candidate):
+            return candidate
+    return passages

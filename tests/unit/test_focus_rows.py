@@ -3,7 +3,7 @@ Stanley Cups have the Maple Leafs won in total?" was answered with the Blues' 1)
 
 from __future__ import annotations
 
-from service.answering.retrieval import Passage, focus_rows
+from service.answering.retrieval import Passage, focus_rows, rows_numbered
 
 SHEET = (
     "Stanley Cups: Stanley Cups (rows 3-5)\n"
@@ -58,3 +58,43 @@ def test_a_row_labelled_by_a_year_is_named_by_it() -> None:
     passage = Passage(1, 1, 1, "wiki.html", "html", {"table": 1}, 0.6, years)
     focused = focus_rows(passage, "What was Microsoft's net income in 2015, in million US$?")
     assert focused.text == "…\n" + years.splitlines()[1]
+
+
+WORD_TABLES = (
+    "Test with tables\n"
+    "A uniform table\n"
+    "Header 0.0 | Header 0.1 | Header 0.2\n"
+    "Header 0.0: Cell 1.0 | Header 0.1: Cell 1.1 | Header 0.2: Cell 1.2\n"
+    "Header 0.0: Cell 2.0 | Header 0.1: Cell 2.1 | Header 0.2: Cell 2.2\n"
+    "A table with spans\n"
+    "Header 0.0 | Header 0.1\n"
+    "Header 0.0: Cell 1.0 | Header 0.1: Merged Cell 1.1 1.2\n"
+    "Header 0.0: Cell 2.0 | Header 0.1: Merged Cell 2.1 2.2"
+)
+
+
+def _doc(text: str) -> Passage:
+    return Passage(1, 1, 1, "word_tables.docx", "docx", {"heading": "Test with tables"}, 0.6, text)
+
+
+def test_a_row_named_by_its_place_is_kept_in_each_table() -> None:
+    """Held-out dev h097 ("which cell is in row 2 under Header 0.1?"): row 2 was cut by fitting
+    and the model answered "[1]"."""
+    assert rows_numbered("Which cell is in row 2 under Header 0.1?") == {2}
+    assert rows_numbered("the 2nd row and the third row") == {2, 3}
+    assert rows_numbered("How many rows are there? Rowing in row 0") == set()
+    for question in ("Which cell is in row 2 under Header 0.1?", "What is in the second row?"):
+        lines = focus_rows(_doc(WORD_TABLES), question).text.splitlines()
+        assert [ln for ln in lines if ": " in ln] == [
+            "Header 0.0: Cell 2.0 | Header 0.1: Cell 2.1 | Header 0.2: Cell 2.2",
+            "Header 0.0: Cell 2.0 | Header 0.1: Merged Cell 2.1 2.2",
+        ], question
+        assert "A uniform table" in lines and "Header 0.0 | Header 0.1" in lines
+
+
+def test_rows_of_a_table_begun_in_another_chunk_or_a_sheet_are_not_counted() -> None:
+    # a chunk starting mid-table: its first row line is not the table's row 1
+    mid = "\n".join(WORD_TABLES.splitlines()[3:5])
+    assert focus_rows(_doc(mid), "Which cell is in row 2 under Header 0.1?").text == mid
+    # a sheet's "row 4" is its own row number, not a place below the header
+    assert focus_rows(_sheet(), "What is in row 2?").text == SHEET

@@ -4,11 +4,12 @@ Public: ``Retriever`` (hybrid dense + keyword search fused by ``reciprocal_rank_
 ``METHODS`` it offers), ``Passage`` and ``Filters``; the second hop for two-step questions
 (``second_hop``, ``bridge_names``; an arithmetic question's two sides, ``side_hop``); passage
 fitting (``fit_passages``, ``GAP``: the mark of sentences left out, ``merge_identical``,
-``narrow_row``, ``focus_rows``, ``split_sentences``, ``lexical_scores``, ``SentenceVectors``);
-a filter by speaker checked (``check_speakers``); context fitting in tokens (``check_fits``,
-``counted_tokens``, ``prompt_tokens``, ``overflow``, ``ContextOverflowError``); what names a
-document in a question and in the document's head (``people_named``, ``dates_named``,
-``titles_named``, ``kinds_named``, ``head_of``, ``Head``). The ``_modules`` are private.
+``narrow_row``, ``focus_rows``, ``rows_numbered``, ``split_sentences``, ``lexical_scores``,
+``SentenceVectors``); a filter by speaker checked (``check_speakers``); context fitting in
+tokens (``check_fits``, ``counted_tokens``, ``prompt_tokens``, ``overflow``,
+``ContextOverflowError``); what names a document in a question and in the document's head
+(``people_named``, ``dates_named``, ``titles_named``, ``kinds_named``, ``head_of``, ``Head``).
+The ``_modules`` are private.
 Retrieval does not import grounding: ``side_hop`` is given the check of completeness.
 """
 
@@ -36,6 +37,7 @@ from service.answering.retrieval._passages import (
     lexical_scores,
     merge_identical,
     narrow_row,
+    rows_numbered,
     split_sentences,
 )
 from service.answering.retrieval._retriever import (
@@ -74,6 +76,7 @@ __all__ = [
     "people_named",
     "prompt_tokens",
     "reciprocal_rank_fusion",
+    "rows_numbered",
     "second_hop",
     "side_hop",
     "split_sentences",

@@ -246,7 +246,7 @@ def _on(day: tuple[int, int, int | None], days: frozenset[tuple[int, int, int]])
 
 
 def _singular(word: str) -> str | None:
-    """"e-mails" -> "e-mail": a plural's singular (a trailing "s" on 4+ letters), else None."""
+    """ "e-mails" -> "e-mail": a plural's singular (a trailing "s" on 4+ letters), else None."""
     return word[:-1] if word.endswith("s") and len(word) > 3 else None
 
 

@@ -262,12 +262,56 @@ def _named_values(row: str) -> list[str]:
     ]
 
 
+#: Ordinal words a question counts a table's rows by ("the second row").
+_ORDINALS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
+    "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10,
+}  # fmt: skip
+#: "row 2", "row #2", "the 2nd row", "the second row".
+_ROW_NUMBER = re.compile(
+    rf"\brow\s+(?:#|no\.?\s*|number\s+)?(\d{{1,3}})\b|\b(\d{{1,3}})(?:st|nd|rd|th)\s+row\b|"
+    rf"\b({'|'.join(_ORDINALS)})\s+row\b",
+    re.IGNORECASE,
+)
+
+
+def rows_numbered(question: str) -> set[int]:
+    """The rows a question names by their place in a table, counted from 1 below the header:
+    "row 2", "the 2nd row", "the second row" -> {2}."""
+    found = set()
+    for m in _ROW_NUMBER.finditer(question):
+        digits = m.group(1) or m.group(2)
+        found.add(int(digits) if digits else _ORDINALS[m.group(3).lower()])
+    return found - {0}
+
+
+def _counted_rows(lines: list[str], rows: list[int], wanted: set[int]) -> set[int]:
+    """Of a passage's row lines, those at the ``wanted`` places of their table: each table
+    starting at a header line (cells without "Header: " labels) right above its first row; rows
+    of a table whose header the passage does not hold are not counted (the chunk may start
+    mid-table)."""
+    out: set[int] = set()
+    place = 0
+    for k in range(len(lines)):
+        if k in rows:
+            if place:
+                place += 1
+                if place - 1 in wanted:
+                    out.add(k)
+        else:
+            header = _CELL_GAP in lines[k] and ": " not in lines[k]
+            place = 1 if header and k + 1 in rows else 0
+    return out
+
+
 def focus_rows(passage: Passage, question: str) -> Passage:
     """A table passage whose rows name their columns keeps, of its rows, those the question
     names by a value ("How many Stanley Cups have the Maple Leafs won?": the "Team: Maple
     Leafs" row, not the Blues' and Flyers' beside it, whose numbers the model read instead;
-    held-out dev h011); its title and header lines stay, and ``whole`` keeps every row for the
-    citation. Unchanged when the question names no row, or every row."""
+    held-out dev h011) or by their place below a header the passage holds ("row 2", "the
+    second row": ``rows_numbered``; not in a sheet, whose "row 4" is the sheet's own); its
+    title and header lines stay, and ``whole`` keeps every row for the citation. Unchanged
+    when the question names no row, or every row."""
     if not rows_carry_headers(passage):  # a sheet, or rows of an HTML table among prose
         return passage
     asked = f" {fold(question)} "
@@ -278,6 +322,8 @@ def focus_rows(passage: Passage, question: str) -> Passage:
         for k in rows
         if any(re.search(rf"\W{re.escape(fold(v))}\W", asked) for v in _named_values(lines[k]))
     }
+    if "rows" not in passage.provenance:
+        named |= _counted_rows(lines, rows, rows_numbered(question))
     if not named or len(named) == len(rows):
         return passage
     kept: list[str] = []

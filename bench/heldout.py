@@ -57,7 +57,7 @@ REPLACED = (
 CHECKS = ("unmentioned", "unlinked", "unbound", "incomplete", "echoed_example", "injection")
 #: Verdict fields of checks that answer instead of the model (Hearth's arithmetic, a "Yes" the
 #: passage negates): right when fired is the answer shown being right.
-ANSWERING_CHECKS = ("computed", "polarity")
+ANSWERING_CHECKS = ("computed", "polarity", "dated")
 
 
 def load_questions(split: str) -> list[dict[str, Any]]:

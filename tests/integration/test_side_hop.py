@@ -15,7 +15,7 @@ from core.embedder import Embedder
 from core.knowledge import KnowledgeBase
 from ingest.pipeline import IngestPipeline
 from service.answering.grounding import compute, sides
-from service.answering.orchestration._service import further_hops
+from service.answering.orchestration import further_hops
 from service.answering.retrieval import Filters, Passage, Retriever, second_hop, side_hop
 
 NOTICE = (

@@ -10,7 +10,8 @@ injected instructions (``check_answer``, ``InjectionVerdict``, ``neutralize``,
 ``without_instructions``, ``LEFT_OUT``); the difference of two cited numbers a years- or
 days-between question asks for, computed by Hearth (``compute``, ``Computed``), and the two
 sides searched for it (``sides``); a "Yes" its passage's sentence negates (``polarity``,
-``Polarity``). The
+``Polarity``); the date a "when" question asks for, read when the reply gives another
+(``dated``, ``Dated``, ``DATE_QUESTION``). The
 ``_modules`` are private.
 """
 
@@ -24,6 +25,7 @@ from service.answering.grounding._check import (
     recite,
     strip_invalid,
 )
+from service.answering.grounding._dates import DATE_QUESTION, Dated, dated
 from service.answering.grounding._injection import (
     LEFT_OUT,
     InjectionVerdict,
@@ -37,10 +39,12 @@ from service.answering.grounding._relations import places, unlinked
 from service.answering.grounding._review import FOLLOWED_INSTRUCTION, NOT_VERIFIED, review
 
 __all__ = [
+    "DATE_QUESTION",
     "FOLLOWED_INSTRUCTION",
     "LEFT_OUT",
     "NOT_VERIFIED",
     "Computed",
+    "Dated",
     "Grounding",
     "InjectionVerdict",
     "Polarity",
@@ -50,6 +54,7 @@ __all__ = [
     "cite",
     "cite_sentences",
     "compute",
+    "dated",
     "near_misses",
     "neutralize",
     "only_citations",

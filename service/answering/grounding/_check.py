@@ -180,6 +180,9 @@ class Grounding:
     #: A "Yes" Hearth replaced by "No" because the passage sentence about the question negates
     #: it (grounding/_polarity.py): ``["[2] negates: Lorem Ipsum is not simply random text."]``.
     polarity: list[str] = field(default_factory=list)
+    #: The date Hearth read for a "when" question instead of the reply's (grounding/_dates.py):
+    #: ``["[1] January 23, 2023 (the reply said May 5, 2023)"]``.
+    dated: list[str] = field(default_factory=list)
 
     @property
     def grounded(self) -> bool:
@@ -223,6 +226,7 @@ class Grounding:
             "attributed": self.attributed,
             "computed": self.computed,
             "polarity": self.polarity,
+            "dated": self.dated,
         }
 
 

@@ -17,6 +17,7 @@ from service.answering.grounding._check import (
     recite,
     strip_invalid,
 )
+from service.answering.grounding._dates import dated
 from service.answering.grounding._injection import check_answer, without_instructions
 from service.answering.grounding._polarity import polarity
 
@@ -59,7 +60,9 @@ def review(
     days-between question whose two inputs the passages hold is answered by Hearth's own
     arithmetic, shown with both inputs cited (``grounding.computed``), whatever the reply said.
     A "Yes" to a yes/no question whose passage sentence negates what was asked becomes "No" with
-    that sentence quoted and cited (``grounding.polarity``).
+    that sentence quoted and cited (``grounding.polarity``). A reply to a "when" question stating
+    another date than the one whose clause holds the question's words best, or none, becomes that
+    date, its clause quoted and cited (``grounding.dated``).
     ``injection=False`` skips the check for a reply that followed an instruction inside a passage
     (``check_answer``; on by default: a benchmark's "before" turns it off)."""
     texts = {p.number: p.text for p in passages}
@@ -72,6 +75,9 @@ def review(
     negated = polarity(question, text, wholes_by_number)
     if negated is not None:
         return negated.text(), Grounding([negated.passage], polarity=[negated.record()])
+    read = dated(question, text, wholes_by_number)
+    if read is not None:
+        return read.text(), Grounding([read.passage], dated=[read.record()])
     labels = {p.number: p.label for p in passages}
     wholes = [p.whole for p in passages if p.whole]
     verdict = check(text, texts, system, question, labels=labels, whole=wholes)

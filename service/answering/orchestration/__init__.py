@@ -23,6 +23,7 @@ from service.answering.orchestration._service import (
     AnswerService,
     AskOptions,
     Event,
+    further_hops,
     prompt_timings,
     validate_question,
 )
@@ -43,6 +44,7 @@ __all__ = [
     "ReplayResult",
     "VoiceAnswer",
     "VoiceService",
+    "further_hops",
     "prompt_timings",
     "replay",
     "validate_question",

@@ -54,7 +54,15 @@ REPLACED = (
     "The reply followed an instruction written inside one of your documents",
 )
 #: Verdict fields that decline or replace an answer (service/answering/grounding).
-CHECKS = ("unmentioned", "unlinked", "unbound", "incomplete", "echoed_example", "injection")
+CHECKS = (
+    "unmentioned",
+    "unlinked",
+    "unbound",
+    "invented",
+    "incomplete",
+    "echoed_example",
+    "injection",
+)
 #: Verdict fields of checks that answer instead of the model (Hearth's arithmetic, a "Yes" the
 #: passage negates): right when fired is the answer shown being right.
 ANSWERING_CHECKS = ("computed", "polarity", "dated")
@@ -206,11 +214,15 @@ def print_table(name: str, table: dict[str, Any]) -> None:
         f" {should}; (reply): the model's reply was not right: {wrong})"
     )
     if table.get("answering"):
-        print(f"\n{'check (answers instead)':28s} {'fired':>6s} {'right shown':>14s} "
-              f"{'reply wrong':>14s}")
+        print(
+            f"\n{'check (answers instead)':28s} {'fired':>6s} {'right shown':>14s} "
+            f"{'reply wrong':>14s}"
+        )
         for name, a in sorted(table["answering"].items()):
-            print(f"{name:28s} {a['fired']:6d} {_pct(a['right'], a['fired']):>14s} "
-                  f"{_pct(a['wrong'], a['fired']):>14s}")
+            print(
+                f"{name:28s} {a['fired']:6d} {_pct(a['right'], a['fired']):>14s} "
+                f"{_pct(a['wrong'], a['fired']):>14s}"
+            )
 
 
 def run_checkout(

@@ -3,7 +3,8 @@ each, and the review that applies them.
 
 Public: ``review`` (the reply shown and its ``Grounding`` verdict) with the sentences it
 shows instead (``NOT_VERIFIED``, ``FOLLOWED_INSTRUCTION``); the combined check (``check``,
-``Grounding``, ``recite``, ``cite_sentences``, ``strip_invalid``, ``only_citations``); the
+``Grounding``, ``recite``, ``cite_sentences``, ``strip_invalid``, ``only_citations``;
+numbers no passage holds, ``invented``); the
 attribution of an uncited reply (``attribute``, ``cite``); numbers bound to the wrong thing
 (``unbound``, ``near_misses``); names tied that no passage ties (``unlinked``, ``places``);
 injected instructions (``check_answer``, ``InjectionVerdict``, ``neutralize``,
@@ -21,6 +22,7 @@ from service.answering.grounding._check import (
     Grounding,
     check,
     cite_sentences,
+    invented,
     only_citations,
     recite,
     strip_invalid,
@@ -55,6 +57,7 @@ __all__ = [
     "cite_sentences",
     "compute",
     "dated",
+    "invented",
     "near_misses",
     "neutralize",
     "only_citations",

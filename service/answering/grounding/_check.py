@@ -26,6 +26,7 @@ from core.text import (
     cited_numbers,
     claims,
     content_stems,
+    dates,
     fold,
     grouped_citations,
     holds_all,
@@ -180,6 +181,10 @@ class Grounding:
     #: A "Yes" Hearth replaced by "No" because the passage sentence about the question negates
     #: it (grounding/_polarity.py): ``["[2] negates: Lorem Ipsum is not simply random text."]``.
     polarity: list[str] = field(default_factory=list)
+    #: Numbers of two or more digits the answer states that no passage given holds (nor its
+    #: whole chunk, nor its label), and the question does not state (``invented``): "built in
+    #: 1894" from a book that gives no year.
+    invented: list[str] = field(default_factory=list)
     #: The date Hearth read for a "when" question instead of the reply's (grounding/_dates.py):
     #: ``["[1] January 23, 2023 (the reply said May 5, 2023)"]``.
     dated: list[str] = field(default_factory=list)
@@ -200,6 +205,7 @@ class Grounding:
             and not self.unmentioned
             and not self.unlinked
             and not self.unbound
+            and not self.invented
         )
 
     @property
@@ -223,6 +229,7 @@ class Grounding:
             "unmentioned": self.unmentioned,
             "unlinked": self.unlinked,
             "unbound": self.unbound,
+            "invented": self.invented,
             "attributed": self.attributed,
             "computed": self.computed,
             "polarity": self.polarity,
@@ -253,6 +260,29 @@ def echoed_example(answer: str, system: str, passages: dict[int, str]) -> bool:
     return named or len(echoed) >= 2
 
 
+def invented(answer: str, texts: Iterable[str], question: str = "") -> list[str]:
+    """Numbers of two or more digits ``answer`` states that none of ``texts`` holds (the
+    passages, their whole chunks, their labels: written any way ``present`` reads, or the same
+    day for a date), leaving out numbers the ``question`` states; one-digit numbers (counts and
+    list items, often written as words) are not judged. Held-out dev: "The St. Moritz bob-run
+    was first built in 1894" and "100 kg" from a book that gives neither."""
+    joined = " ".join(texts)
+    haystack = fold(joined)
+    days = {d for _, d, _ in dates(joined)}
+    asked = {fold(c) for c in claims(question)}
+    stated = CITATION.sub(" ", answer)
+    in_dates = {fold(n) for w, d, _ in dates(stated) if d in days for n in NUMBER.findall(w)}
+    return [
+        c
+        for c in dict.fromkeys(claims(stated))
+        if NUMBER.fullmatch(c)
+        and sum(ch.isdigit() for ch in c) >= 2
+        and fold(c) not in asked
+        and fold(c) not in in_dates
+        and not present(c, haystack)
+    ]
+
+
 def check(
     answer: str,
     passages: dict[int, str],
@@ -272,8 +302,8 @@ def check(
     ``labels``: a file named for its month), is
     ``unmentioned``; names the answer ties to a name of the question that no passage ties to it
     are ``unlinked``; numbers the cited passages give only for something else are
-    ``unbound``; an answer saying nothing the question did not (``only_question``) is
-    ``incomplete``."""
+    ``unbound``; numbers no passage, chunk or label holds are ``invented``; an answer saying
+    nothing the question did not (``only_question``) is ``incomplete``."""
     numbers = cited_numbers(answer)
     valid = [n for n in numbers if n in passages]
     invalid = [n for n in numbers if n not in passages]
@@ -334,6 +364,7 @@ def check(
             answer, passages.values(), question, [(labels or {}).get(n, "") for n in passages]
         ),
         unbound=unbound(answer, pool, question),
+        invented=invented(answer, [*passages.values(), *whole, *(labels or {}).values()], question),
     )
 
 

@@ -54,15 +54,16 @@ def review(
     unverified answer by the passages when ``on_fail`` (the setting ``grounding.on_fail``) is
     ``replace``, and always an answer echoing a worked example of the ``system`` prompt (never
     shown), one that states nothing (``grounding.incomplete``: "[1]", "France is a region of
-    [1].", a label), and one its passages contradict (``grounding.unlinked``,
-    ``grounding.unbound``). An answer stating a name or number of the question that no passage holds
+    [1].", a label), one its passages contradict (``grounding.unlinked``,
+    ``grounding.unbound``), and one stating a number no passage holds (``grounding.invented``).
+    An answer stating a name or number of the question that no passage holds
     (``grounding.unmentioned``) becomes the "don't know" sentence naming it. A years- or
     days-between question whose two inputs the passages hold is answered by Hearth's own
     arithmetic, shown with both inputs cited (``grounding.computed``), whatever the reply said.
     A "Yes" to a yes/no question whose passage sentence negates what was asked becomes "No" with
     that sentence quoted and cited (``grounding.polarity``). A reply to a "when" question stating
-    another date than the one whose clause holds the question's words best, or none, becomes that
-    date, its clause quoted and cited (``grounding.dated``).
+    another date than the one whose clause holds the question's words best becomes that date,
+    its clause quoted and cited (``grounding.dated``).
     ``injection=False`` skips the check for a reply that followed an instruction inside a passage
     (``check_answer``; on by default: a benchmark's "before" turns it off)."""
     texts = {p.number: p.text for p in passages}
@@ -122,6 +123,7 @@ def review(
         or verdict.incomplete
         or bool(verdict.unlinked)
         or bool(verdict.unbound)
+        or bool(verdict.invented)
     )
     if not verdict.grounded and replace and passages:
         cited = [p for p in passages if p.number in verdict.cited] or passages[:2]

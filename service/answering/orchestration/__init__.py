@@ -2,7 +2,8 @@
 
 Public: ``AnswerService`` (condense, retrieve, assemble the prompt, stream, review, store),
 ``AskOptions``, ``Answer``, ``Event``, ``validate_question``, ``MAX_QUESTION_CHARS``,
-``CITATIONS_ONLY_REMINDER``, ``prompt_timings``; the answers table (``AnswerRecords``,
+``CITATIONS_ONLY_REMINDER``, ``prompt_timings``, ``further_hops`` (the retrieval hops after
+the first search, an answer's and its replay's); the answers table (``AnswerRecords``,
 ``AnswerRecordOut``); conversations (``ConversationStore``, ``ConversationOut``,
 ``MessageOut``); ``replay`` and ``ReplayResult``; voice questions (``VoiceService``,
 ``VoiceAnswer``). The HTTP controllers are ``service.answering.controllers``. The ``_modules``

@@ -1,7 +1,7 @@
 """The hard set's own files, made in code at run time (nothing of them is stored in the project).
 
 Tables in XLSX, DOCX, PDF and HTML; a photographed-looking receipt (JPEG, tilted, noisy); a
-two-speaker stereo recording (espeak-ng + sox, a different speaker on each channel); a long report
+two-speaker stereo recording (espeak-ng, a different speaker on each channel); a long report
 with near-miss numbers and facts that need two passages. ``make_files(folder)`` writes them and
 copies the shared documents, image and recording the questions also use.
 """
@@ -11,7 +11,10 @@ from __future__ import annotations
 import shutil
 import subprocess
 import tempfile
+import wave
 from pathlib import Path
+
+import numpy as np
 
 from bench.common import SHARED
 from samples.images import write_receipt
@@ -27,8 +30,15 @@ RIGHT_SPEECH = (
 )
 
 
+def _read_wav(path: Path) -> tuple[np.ndarray, int]:
+    """A mono 16-bit WAV's samples and rate."""
+    with wave.open(str(path), "rb") as f:
+        return np.frombuffer(f.readframes(f.getnframes()), dtype="<i2"), f.getframerate()
+
+
 def _stereo(path: Path) -> None:
-    """Oliver on the left channel, Grace (another voice) on the right; their speech overlaps."""
+    """Oliver on the left channel, Grace (another voice) on the right, 3 s later; their speech
+    overlaps. Mixed with numpy (sox is not on every machine), at espeak-ng's own rate."""
     with tempfile.TemporaryDirectory() as tmp:
         left, right = Path(tmp, "l.wav"), Path(tmp, "r.wav")
         subprocess.run(
@@ -37,9 +47,17 @@ def _stereo(path: Path) -> None:
         subprocess.run(
             ["espeak-ng", "-v", "en-us+f3", "-s", "150", "-w", str(right), RIGHT_SPEECH], check=True
         )
-        delayed = Path(tmp, "r2.wav")
-        subprocess.run(["sox", str(right), str(delayed), "pad", "3"], check=True)
-        subprocess.run(["sox", "-M", str(left), str(delayed), "-r", "16000", str(path)], check=True)
+        a, rate = _read_wav(left)
+        b, _ = _read_wav(right)
+        b = np.concatenate([np.zeros(3 * rate, dtype="<i2"), b])
+        n = max(len(a), len(b))
+        frames = np.zeros((n, 2), dtype="<i2")
+        frames[: len(a), 0], frames[: len(b), 1] = a, b
+    with wave.open(str(path), "wb") as out:
+        out.setnchannels(2)
+        out.setsampwidth(2)
+        out.setframerate(rate)
+        out.writeframes(frames.tobytes())
 
 
 def make_files(folder: Path) -> list[Path]:

@@ -111,8 +111,11 @@ def new_tab(browser: Any, server: Server, **context: Any) -> Iterator[Tab]:
     page.on("console", lambda m: tab.console_errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: tab.console_errors.append(str(e)))
     yield tab
+    # A page still blank never loaded Hearth (its test skipped first, e.g. the real-data tier in
+    # a clone without ../shared): it has no requests to check.
+    opened = page.url != "about:blank"
     ctx.close()
-    assert tab.requests, "the page made no request at all"
+    assert tab.requests or not opened, "the page made no request at all"
     assert tab.foreign_hosts() == set(), f"requests left the machine: {tab.foreign_hosts()}"
 
 

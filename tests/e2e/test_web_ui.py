@@ -44,7 +44,7 @@ def ask(tab: Tab, question: str) -> Any:
     return page.locator("#messages li.msg.assistant").last
 
 
-def test_upload_ask_stream_cite_and_live_panel(desktop: Tab, shared_data: Path) -> None:
+def test_upload_ask_stream_cite_and_live_panel(shared_data: Path, desktop: Tab) -> None:
     page = desktop.page
     upload_from_page(desktop, shared_data / DOC)
     docs = page.locator("#docs tbody tr")

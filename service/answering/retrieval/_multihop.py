@@ -67,7 +67,14 @@ def second_hop(
     if not new:  # the question's own words outranked the names (e.g. ranking without IDF)
         new = bridged(retriever.retrieve(" ".join(names), filters=filters, relative_margin=1.0))
     new = new[: min(extra, top_k - len(passages))]
-    return passages + [replace(p, number=len(passages) + i) for i, p in enumerate(new, start=1)]
+    return passages + [replace(p, number=_next_number(passages) + i) for i, p in enumerate(new)]
+
+
+def _next_number(passages: Sequence[Passage]) -> int:
+    """The number an appended passage takes: one past the highest of ``passages`` (not past
+    their count: a caller may pass some of a search's passages, numbered as found, and two
+    passages under one number would read as one in the prompt and in ``compute``)."""
+    return max((p.number for p in passages), default=0) + 1
 
 
 def side_hop(
@@ -94,8 +101,9 @@ def side_hop(
                 offered.append(p)
 
     def appended(extra: list[Passage]) -> list[Passage]:
-        start = len(passages) + 1
-        return passages + [replace(p, number=start + i, named=True) for i, p in enumerate(extra)]
+        return passages + [
+            replace(p, number=_next_number(passages) + i, named=True) for i, p in enumerate(extra)
+        ]
 
     trials = [[p] for p in offered]
     trials += [[p, q] for i, p in enumerate(offered) for q in offered[i + 1 :]]

@@ -43,6 +43,9 @@ class SamplingParams:
     #: JSON Schema (JSON text) the reply must be valid against, enforced while sampling
     #: (llama.cpp grammar); None for free text.
     json_schema: str | None = None
+    #: GBNF grammar (llama.cpp's grammar format) the reply must follow, enforced while
+    #: sampling; None for free text. Ignored when ``json_schema`` is set (the schema's own).
+    grammar: str | None = None
     #: Log-probabilities of each generated token with this many alternatives (0-20), yielded
     #: as ``LoggedPiece``s; None: not computed. Sampling is the same either way.
     logprobs: int | None = None

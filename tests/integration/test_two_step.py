@@ -89,7 +89,7 @@ def test_the_second_step_is_answered_from_a_long_report(
 @pytest.mark.slow
 def test_the_second_step_is_answered(settings: HearthSettings, tmp_path: Path) -> None:
     """The short pair of files: the 1.5B replied "[1]" alone here until such a reply was asked
-    once more for a sentence (answers.py, CITATIONS_ONLY_REMINDER)."""
+    once more for a sentence (orchestration's ``restatement``)."""
     (tmp_path / "projects.md").write_text(PROJECTS)
     (tmp_path / "staff.md").write_text(STAFF)
     answer = _answer(settings, tmp_path, QUESTION)

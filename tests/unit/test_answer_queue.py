@@ -104,42 +104,98 @@ def test_canned_dont_know_reports_no_generation_speed(settings: HearthSettings) 
 
 
 class Replies(ScriptedRuntime):
-    """Replies ``replies[i]`` to the i-th request; records the messages of each."""
+    """Replies ``replies[i]`` to the i-th request; records the messages and sampling of each."""
 
     def __init__(self, *replies: str) -> None:
         super().__init__([])
         self.replies = list(replies)
         self.asked: list[list[Any]] = []
+        self.params: list[Any] = []
 
     def stream_chat(self, messages: Any, params: Any, stop: threading.Event) -> Any:
         self.asked.append(list(messages))
+        self.params.append(params)
         yield self.replies[len(self.asked) - 1]
 
 
-def test_a_reply_of_citations_alone_is_asked_once_more(settings: HearthSettings) -> None:
-    from service.answering.orchestration import CITATIONS_ONLY_REMINDER
+@pytest.mark.parametrize(
+    "first",
+    ["[1]", "The keeper's work was [1].", "[1] doc.txt"],
+    ids=["citations-alone", "citation-for-the-fact", "a-label"],
+)
+def test_a_reply_stating_no_fact_is_asked_once_more_unable_to_cite(
+    settings: HearthSettings, first: str
+) -> None:
+    from service.answering.orchestration import NO_CITATION, RESTATE_REMINDER
 
-    rt = Replies("[1]", "The keeper lit the lamp [1].")
+    rt = Replies(first, "The keeper lit the lamp.")
     svc = service(settings, rt)
     answer = svc.answer("what did the keeper do?")
-    assert answer.answer == "The keeper lit the lamp [1]." and answer.grounding["grounded"]
+    # the second reply wrote the fact; the review cited the passage holding it
+    assert answer.answer == "The keeper lit the lamp. [1]" and answer.grounding["grounded"]
     assert rt.asked[1][-2:] == [
-        {"role": "assistant", "content": "[1]"},
-        {"role": "user", "content": CITATIONS_ONLY_REMINDER},
+        {"role": "assistant", "content": first},
+        {"role": "user", "content": RESTATE_REMINDER},
     ]
+    assert rt.params[0].grammar is None and rt.params[1].grammar == NO_CITATION
     assert answer.timings["retried"] == 1.0
     assert svc.pool.default.queue.depth == 0 and svc.pool.default.queue.recent[-1].outcome == "done"
-    # A sentence is taken as it is: one request, no retry.
-    rt = Replies("The keeper lit the lamp [1].")
+
+
+def test_a_second_reply_no_passage_holds_is_replaced(settings: HearthSettings) -> None:
+    """Asked once more, the model may write a fact of another file ("Galaxy Gaming's fax number
+    is (202) 493-2251."): with no passage to cite, the passages are shown, as for the first."""
+    from service.answering.grounding import NOT_VERIFIED
+
+    answer = service(settings, Replies("[1]", "The gardener fed a cat.")).answer("what did he do?")
+    assert answer.answer.startswith(NOT_VERIFIED) and answer.timings["retried"] == 1.0
+    # the same reply as a first one is shown, flagged uncited (grounding.on_fail: flag)
+    answer = service(settings, Replies("The gardener fed a cat.")).answer("what did he do?")
+    assert answer.answer == "The gardener fed a cat." and answer.grounding["uncited"]
+
+
+def test_a_replay_asks_once_more_as_its_answer_did(settings: HearthSettings) -> None:
+    from service.answering.orchestration import replay
+
+    rt = Replies("[1]", "The keeper lit the lamp.", "[1]", "The keeper lit the lamp.")
+    svc = service(settings, rt)
+    answer = svc.answer("what did the keeper do?")
+    assert answer.answer_id is not None
+    again = replay(svc, answer.answer_id)
+    assert again.same_text and again.replayed_answer == "The keeper lit the lamp. [1]", again
+    assert len(rt.asked) == 4 and rt.params[3].grammar is not None
+    assert svc.pool.default.queue.depth == 0
+
+
+@pytest.mark.parametrize(
+    "reply", ["The keeper lit the lamp [1].", "I don't know: your documents do not say."]
+)
+def test_a_reply_stating_a_fact_or_declining_is_taken_as_it_is(
+    settings: HearthSettings, reply: str
+) -> None:
+    rt = Replies(reply)
     answer = service(settings, rt).answer("what did the keeper do?")
     assert len(rt.asked) == 1 and "retried" not in answer.timings
 
 
-def test_only_citations() -> None:
-    from service.answering.grounding import only_citations
+def test_no_citation_grammar_parses_and_refuses_a_citation() -> None:
+    """The grammar is llama.cpp's own parser's: it must compile, and a "[" may never start."""
+    from llama_cpp.llama_grammar import LlamaGrammar
 
-    assert only_citations("[2]") and only_citations(" [1][3]. ") and only_citations("[1], [2]")
-    assert not only_citations("1911 [2]") and not only_citations("") and not only_citations("No.")
+    from service.answering.orchestration import NO_CITATION
+
+    grammar = LlamaGrammar.from_string(NO_CITATION, verbose=False)
+    assert grammar is not None and "[^\\[]" in NO_CITATION
+
+
+def test_states_nothing() -> None:
+    from service.answering.grounding import states_nothing
+
+    assert states_nothing("[2]") and states_nothing(" [1][3]. ") and states_nothing("[1], [2]")
+    assert states_nothing("The bill number on the bill is [2] [3].", "What is the bill number?")
+    assert states_nothing("[1] memo.pdf, page 1", "Who signed it?", ["memo.pdf, page 1"])
+    assert not states_nothing("1911 [2]") and not states_nothing("No.")
+    assert not states_nothing("The bill number is 3139 [2].", "What is the bill number?")
 
 
 def test_a_streamed_uncited_answer_gets_its_citation_as_a_last_token(

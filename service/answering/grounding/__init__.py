@@ -3,7 +3,8 @@ each, and the review that applies them.
 
 Public: ``review`` (the reply shown and its ``Grounding`` verdict) with the sentences it
 shows instead (``NOT_VERIFIED``, ``FOLLOWED_INSTRUCTION``); the combined check (``check``,
-``Grounding``, ``recite``, ``cite_sentences``, ``strip_invalid``, ``only_citations``;
+``Grounding``, ``recite``, ``cite_sentences``, ``strip_invalid``, a reply stating no
+fact, ``states_nothing``;
 numbers no passage holds, ``invented``); the
 attribution of an uncited reply (``attribute``, ``cite``); numbers bound to the wrong thing
 (``unbound``, ``near_misses``); names tied that no passage ties (``unlinked``, ``places``);
@@ -23,8 +24,8 @@ from service.answering.grounding._check import (
     check,
     cite_sentences,
     invented,
-    only_citations,
     recite,
+    states_nothing,
     strip_invalid,
 )
 from service.answering.grounding._dates import DATE_QUESTION, Dated, dated
@@ -60,12 +61,12 @@ __all__ = [
     "invented",
     "near_misses",
     "neutralize",
-    "only_citations",
     "places",
     "polarity",
     "recite",
     "review",
     "sides",
+    "states_nothing",
     "strip_invalid",
     "unbound",
     "unlinked",

@@ -120,9 +120,15 @@ def only_question(answer: str, question: str) -> bool:
     return said <= content_stems(question)
 
 
-def only_citations(reply: str) -> bool:
-    """True when ``reply`` is citation markers and nothing else: "[2]", "[1][3].", "[1], [2]"."""
-    return bool(CITATION.search(reply)) and not re.sub(r"[\s.,;:]+", "", CITATION.sub("", reply))
+def states_nothing(answer: str, question: str = "", labels: Iterable[str] = ()) -> bool:
+    """True when ``answer`` states no fact (``Grounding.incomplete``): citations where the
+    fact belongs (``incomplete``), a copied passage label (``only_labels``), or nothing the
+    ``question`` did not say (``only_question``)."""
+    return (
+        incomplete(answer)
+        or only_labels(answer, labels, question)
+        or only_question(answer, question)
+    )
 
 
 def _bare(text: str) -> str:
@@ -356,9 +362,7 @@ def check(
         unsupported,
         miscited=miscited,
         near_misses=misses,
-        incomplete=incomplete(answer)
-        or only_labels(answer, (labels or {}).values(), question)
-        or only_question(answer, question),
+        incomplete=states_nothing(answer, question, (labels or {}).values()),
         unmentioned=unmentioned,
         unlinked=unlinked(
             answer, passages.values(), question, [(labels or {}).get(n, "") for n in passages]

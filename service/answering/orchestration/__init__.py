@@ -2,12 +2,13 @@
 
 Public: ``AnswerService`` (condense, retrieve, assemble the prompt, stream, review, store),
 ``AskOptions``, ``Answer``, ``Event``, ``validate_question``, ``MAX_QUESTION_CHARS``,
-``CITATIONS_ONLY_REMINDER``, ``prompt_timings``, ``further_hops`` (the retrieval hops after
-the first search, an answer's and its replay's); the answers table (``AnswerRecords``,
-``AnswerRecordOut``); conversations (``ConversationStore``, ``ConversationOut``,
-``MessageOut``); ``replay`` and ``ReplayResult``; voice questions (``VoiceService``,
-``VoiceAnswer``). The HTTP controllers are ``service.answering.controllers``. The ``_modules``
-are private.
+``prompt_timings``, ``further_hops`` (the retrieval hops after the first search, an answer's
+and its replay's), ``restatement``, ``restating``, ``RESTATE_REMINDER`` and ``NO_CITATION`` (a
+reply stating no fact asked once more, unable to cite: an answer's and its replay's); the
+answers table (``AnswerRecords``, ``AnswerRecordOut``); conversations (``ConversationStore``,
+``ConversationOut``, ``MessageOut``); ``replay`` and ``ReplayResult``; voice questions
+(``VoiceService``, ``VoiceAnswer``). The HTTP controllers are ``service.answering.controllers``.
+The ``_modules`` are private.
 """
 
 from service.answering.orchestration._conversations import (
@@ -18,21 +19,25 @@ from service.answering.orchestration._conversations import (
 from service.answering.orchestration._records import AnswerRecordOut, AnswerRecords
 from service.answering.orchestration._replay import ReplayResult, replay
 from service.answering.orchestration._service import (
-    CITATIONS_ONLY_REMINDER,
     MAX_QUESTION_CHARS,
+    NO_CITATION,
+    RESTATE_REMINDER,
     Answer,
     AnswerService,
     AskOptions,
     Event,
     further_hops,
     prompt_timings,
+    restatement,
+    restating,
     validate_question,
 )
 from service.answering.orchestration._voice import VoiceAnswer, VoiceService
 
 __all__ = [
-    "CITATIONS_ONLY_REMINDER",
     "MAX_QUESTION_CHARS",
+    "NO_CITATION",
+    "RESTATE_REMINDER",
     "Answer",
     "AnswerRecordOut",
     "AnswerRecords",
@@ -48,5 +53,7 @@ __all__ = [
     "further_hops",
     "prompt_timings",
     "replay",
+    "restatement",
+    "restating",
     "validate_question",
 ]

@@ -8,7 +8,12 @@ from typing import Any
 
 from core.errors import ConflictError
 from core.text import DONT_KNOW
-from service.answering.orchestration._service import AnswerService, further_hops
+from service.answering.orchestration._service import (
+    AnswerService,
+    further_hops,
+    restatement,
+    restating,
+)
 from service.answering.retrieval import Filters, fit_passages, merge_identical
 from service.llm.base import SamplingParams
 from service.llm.queue import Abandoned
@@ -88,13 +93,24 @@ def replay(
     ticket = slot.queue.admit()
     stop = stop or threading.Event()
     try:
-        text = "".join(service.pool.generate(slot, ticket, messages, params, stop)).strip()
+        pieces = service.pool.generate(slot, ticket, messages, params, stop, release=False)
+        text = "".join(pieces).strip()
+        # asked once more, as the answer was, when the reply states no fact
+        again = restatement(messages, text, passages, rec.standalone_question)
+        retried = again is not None
+        if again is not None and not stop.is_set():
+            text = "".join(service.pool.generate(slot, ticket, again, restating(params), stop))
+            text = text.strip()
+        elif ticket.running:
+            service.pool.finish(slot, ticket)
     finally:
         ticket.release("done")
     if stop.is_set():
         raise Abandoned(f"the replay of answer {answer_id} was stopped before its end")
     if passages:
-        text, _ = service.postprocess(text, passages, rec.standalone_question, system=prompt.system)
+        text, _ = service.postprocess(
+            text, passages, rec.standalone_question, system=prompt.system, retried=retried
+        )
     else:
         text = DONT_KNOW
     original = [r["chunk_id"] for r in rec.retrieved]

@@ -8,13 +8,13 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterator
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from core.errors import InvalidInputError
 from core.settings import TASKS, HearthSettings
 from core.text import DONT_KNOW
-from service.answering.grounding import Grounding, compute, only_citations, review, sides
+from service.answering.grounding import Grounding, compute, review, sides, states_nothing
 from service.answering.orchestration._conversations import ConversationStore
 from service.answering.orchestration._records import AnswerRecords
 from service.answering.prompting import PromptAssembler, RenderedPrompt
@@ -40,11 +40,35 @@ log = logging.getLogger(__name__)
 MAX_QUESTION_CHARS = 4000
 #: Prompted user turns remembered for prefix reuse (a few KiB each).
 MAX_PROMPTED_TURNS = 512
-#: Asked once more when a reply is nothing but citations ("[2]"): the reply is kept as the turn
-#: before, so the model sees what it wrote.
-CITATIONS_ONLY_REMINDER = (
-    "Write the answer as one full sentence taken from the passages, and cite it like [1]."
-)
+#: Asked once more when a reply states no fact ("[2]", "The bill number is [2] [3].", a copied
+#: label: ``states_nothing``). The reply is kept as the turn before, so the model sees what it
+#: wrote, and the second reply is sampled under ``NO_CITATION``: it cannot write a citation
+#: marker, so it writes the fact, and the review cites the passage holding it (``attribute``).
+RESTATE_REMINDER = "Write the answer as one full sentence taken from the passages."
+#: GBNF grammar of a reply without "[": no citation marker can start.
+NO_CITATION = "root ::= [^\\[]+"
+
+
+def restatement(
+    messages: list[ChatMessage], reply: str, passages: list[Passage], question: str
+) -> list[ChatMessage] | None:
+    """The messages asking once more for a ``reply`` that states no fact (``states_nothing``,
+    against the passages' labels), to be sampled with ``restating``; None for a reply that
+    states one, declines, or had no passages. Shared by an answer and its replay."""
+    if not passages or not reply or DONT_KNOW.lower().rstrip(".") in reply.lower():
+        return None
+    if not states_nothing(reply, question, [p.label for p in passages]):
+        return None
+    return [
+        *messages,
+        {"role": "assistant", "content": reply},
+        {"role": "user", "content": RESTATE_REMINDER},
+    ]
+
+
+def restating(params: SamplingParams) -> SamplingParams:
+    """``params`` for the second reply of ``restatement``: no citation marker (``NO_CITATION``)."""
+    return replace(params, grammar=NO_CITATION)
 
 
 @dataclass
@@ -361,17 +385,14 @@ class AnswerService:
                 pieces.append(piece)
                 yield Event("token", {"text": piece})
             reply = "".join(pieces).strip()
-            if passages and only_citations(reply) and not stop.is_set():
-                # The 1.5B sometimes replies "[2]" alone; asked once more, it writes the
-                # sentence. The prompt's tokens are the same, so its KV state is reused.
+            again = restatement(messages, reply, passages, standalone)
+            if again is not None and not stop.is_set():
+                # The 1.5B sometimes replies "[2]" alone, or "The bill number is [2] [3].";
+                # asked once more, unable to cite, it writes the fact. The prompt's tokens are
+                # the same, so its KV state is reused.
                 steps["retried"] = 1.0
-                again: list[ChatMessage] = [
-                    *messages,
-                    {"role": "assistant", "content": reply},
-                    {"role": "user", "content": CITATIONS_ONLY_REMINDER},
-                ]
                 pieces = [" "]
-                for piece in self.pool.generate(slot, ticket, again, params, stop):
+                for piece in self.pool.generate(slot, ticket, again, restating(params), stop):
                     pieces.append(piece)
                     yield Event("token", {"text": piece})
             elif ticket.running:
@@ -415,7 +436,9 @@ class AnswerService:
     ) -> Answer:
         started, retrieved, first, ended = clock
         passages = turn.passages
-        text, verdict = self.postprocess(text, passages, turn.standalone, turn.prompt.system)
+        text, verdict = self.postprocess(
+            text, passages, turn.standalone, turn.prompt.system, retried="retried" in steps
+        )
         by_number = {p.number: p for p in passages}
         citations = [by_number[n].as_dict() for n in verdict.cited]
         tokens = llm.count_tokens(text) if text else 0
@@ -460,11 +483,18 @@ class AnswerService:
         return answer
 
     def postprocess(
-        self, text: str, passages: list[Passage], question: str = "", system: str = ""
+        self,
+        text: str,
+        passages: list[Passage],
+        question: str = "",
+        system: str = "",
+        *,
+        retried: bool = False,
     ) -> tuple[str, Grounding]:
         """The reply reviewed against its passages under the ``grounding.on_fail`` setting (the
         text shown and the verdict; ``service.answering.grounding.review``; the injection check
-        unless ``check_injection`` is off)."""
+        unless ``check_injection`` is off; ``retried``: the model's second reply, see
+        ``restatement``)."""
         return review(
             text,
             passages,
@@ -472,6 +502,7 @@ class AnswerService:
             system,
             self.settings.grounding.on_fail,
             injection=self.check_injection,
+            retried=retried,
         )
 
     def _record(self, llm: LLMRuntime, turn: _Turn, answer: Answer) -> int:

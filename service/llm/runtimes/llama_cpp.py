@@ -161,6 +161,10 @@ class LlamaCppRuntime:
                 from llama_cpp.llama_grammar import LlamaGrammar
 
                 grammar = LlamaGrammar.from_json_schema(params.json_schema, verbose=False)
+            elif params.grammar is not None:
+                from llama_cpp.llama_grammar import LlamaGrammar
+
+                grammar = LlamaGrammar.from_string(params.grammar, verbose=False)
             recorder = None if params.logprobs is None else LogprobRecorder(params.logprobs)
             self._llm.recorder = recorder
             self._llm.reuse_limit = params.reuse_at_most

@@ -24,7 +24,9 @@ class OpenAIRuntime:
     A JSON schema is sent as OpenAI's ``{"type": "json_schema", ...}`` response format; a server
     that rejects that form (llama-cpp-python's ``llama_cpp.server`` accepts only ``text`` and
     ``json_object``) is asked again with the llama.cpp form
-    ``{"type": "json_object", "schema": ...}``, and that form is used for it from then on.
+    ``{"type": "json_object", "schema": ...}``, and that form is used for it from then on. A GBNF
+    grammar (``SamplingParams.grammar``) is sent as ``grammar``, the field llama.cpp's servers
+    read (OpenAI's own API has none).
 
     A server may serve one request at a time and cut the one it is streaming short when another
     arrives (llama-cpp-python's ``llama_cpp.server`` does so by default, ``interrupt_requests``:
@@ -84,6 +86,8 @@ class OpenAIRuntime:
         }
         if params.stop:
             body["stop"] = list(params.stop)
+        if params.grammar is not None and params.json_schema is None:
+            body["grammar"] = params.grammar  # llama.cpp's servers' field (not OpenAI's)
         if params.json_schema is None:
             yield from self._stream(body, stop)
             return

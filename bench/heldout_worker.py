@@ -63,18 +63,15 @@ def answer_all(out: Path, questions: list[str]) -> None:
     reviewed: dict[str, Any] = {}
     postprocess = service.postprocess
 
-    def recording(
-        text: str, passages: list[Any], question: str = "", system: str = "", **more: Any
-    ) -> Any:
+    def recording(text: str, passages: list[Any], question: str = "", system: str = "") -> Any:
         reviewed.update(
             reply=text,
             passages=[_passage_dict(p) for p in passages],
             standalone=question,
             system=system,
             on_fail=service.settings.grounding.on_fail,
-            **more,  # retried: the model's second reply (a checkout that asks once more)
         )
-        return postprocess(text, passages, question, system, **more)
+        return postprocess(text, passages, question, system)
 
     service.postprocess = recording  # type: ignore[method-assign]
     try:
@@ -99,11 +96,8 @@ def answer_all(out: Path, questions: list[str]) -> None:
 def review_all(raw: Path, out: Path) -> None:
     """The review of the code on PYTHONPATH run again on the replies a run kept (``raw``), one
     JSON line each as ``answer_all`` writes them; a row with no reply kept is copied."""
-    import inspect
-
     from service.answering.grounding import review
 
-    retries_known = "retried" in inspect.signature(review).parameters
     with out.open("w") as fh:
         for line in raw.read_text().splitlines():
             row = json.loads(line)
@@ -112,10 +106,8 @@ def review_all(raw: Path, out: Path) -> None:
                 fh.write(json.dumps(row) + "\n")
                 continue
             passages = [_passage(d) for d in kept["passages"]]
-            # a second reply is reviewed as one, by a checkout that knows them
-            more = {"retried": True} if kept.get("retried") and retries_known else {}
             text, verdict = review(
-                kept["reply"], passages, kept["standalone"], kept["system"], kept["on_fail"], **more
+                kept["reply"], passages, kept["standalone"], kept["system"], kept["on_fail"]
             )
             by_number = {p.number: p for p in passages}
             answer = {

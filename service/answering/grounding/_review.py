@@ -47,7 +47,6 @@ def review(
     on_fail: str = "flag",
     *,
     injection: bool = True,
-    retried: bool = False,
 ) -> tuple[str, Grounding]:
     """Check citations and grounding; drop citations of passages not retrieved; point a
     citation at the passage holding the answer's facts when the cited one does not, or cite
@@ -66,10 +65,7 @@ def review(
     another date than the one whose clause holds the question's words best becomes that date,
     its clause quoted and cited (``grounding.dated``).
     ``injection=False`` skips the check for a reply that followed an instruction inside a passage
-    (``check_answer``; on by default: a benchmark's "before" turns it off). A ``retried`` reply
-    (the model's second, its first stated nothing: orchestration's ``restatement``) that no
-    passage can be cited for (``uncited`` after ``attribute``) is replaced by the passages, as
-    its first would have been."""
+    (``check_answer``; on by default: a benchmark's "before" turns it off)."""
     texts = {p.number: p.text for p in passages}
     # the whole chunks: fitting to the token budget may have cut the sentence of an input
     wholes_by_number = {p.number: p.whole or p.text for p in passages}
@@ -128,7 +124,6 @@ def review(
         or bool(verdict.unlinked)
         or bool(verdict.unbound)
         or bool(verdict.invented)
-        or (retried and verdict.uncited)
     )
     if not verdict.grounded and replace and passages:
         cited = [p for p in passages if p.number in verdict.cited] or passages[:2]

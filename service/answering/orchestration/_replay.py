@@ -97,7 +97,6 @@ def replay(
         text = "".join(pieces).strip()
         # asked once more, as the answer was, when the reply states no fact
         again = restatement(messages, text, passages, rec.standalone_question)
-        retried = again is not None
         if again is not None and not stop.is_set():
             text = "".join(service.pool.generate(slot, ticket, again, restating(params), stop))
             text = text.strip()
@@ -108,9 +107,7 @@ def replay(
     if stop.is_set():
         raise Abandoned(f"the replay of answer {answer_id} was stopped before its end")
     if passages:
-        text, _ = service.postprocess(
-            text, passages, rec.standalone_question, system=prompt.system, retried=retried
-        )
+        text, _ = service.postprocess(text, passages, rec.standalone_question, system=prompt.system)
     else:
         text = DONT_KNOW
     original = [r["chunk_id"] for r in rec.retrieved]

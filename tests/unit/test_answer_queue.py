@@ -142,6 +142,19 @@ def test_a_reply_stating_no_fact_is_asked_once_more_unable_to_cite(
     assert svc.pool.default.queue.depth == 0 and svc.pool.default.queue.recent[-1].outcome == "done"
 
 
+def test_a_reply_ending_where_its_fact_should_be_is_not_asked_again(
+    settings: HearthSettings,
+) -> None:
+    """"France is a region of [1]." had no fact to give (SQuAD 2.0's unanswerable question):
+    asked again, the 1.5B wrote one from the passage; it is declined as it stands."""
+    from service.answering.grounding import NOT_VERIFIED
+
+    rt = Replies("The keeper is a keeper of [1].", "The keeper lit the lamp.")
+    answer = service(settings, rt).answer("what is the keeper a keeper of?")
+    assert len(rt.asked) == 1 and "retried" not in answer.timings
+    assert answer.answer.startswith(NOT_VERIFIED)
+
+
 def test_a_second_reply_is_reviewed_as_any_reply(settings: HearthSettings) -> None:
     """Cited for by the passage holding its words; one no passage holds is flagged uncited
     (``grounding.on_fail``: flag), never passed off as cited."""

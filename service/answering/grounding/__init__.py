@@ -4,7 +4,7 @@ each, and the review that applies them.
 Public: ``review`` (the reply shown and its ``Grounding`` verdict) with the sentences it
 shows instead (``NOT_VERIFIED``, ``FOLLOWED_INSTRUCTION``); the combined check (``check``,
 ``Grounding``, ``recite``, ``cite_sentences``, ``strip_invalid``, a reply stating no
-fact, ``states_nothing``;
+fact, ``states_nothing``, or ending on a word no sentence ends on, ``dangling``;
 numbers no passage holds, ``invented``); the
 attribution of an uncited reply (``attribute``, ``cite``); numbers bound to the wrong thing
 (``unbound``, ``near_misses``); names tied that no passage ties (``unlinked``, ``places``);
@@ -23,6 +23,7 @@ from service.answering.grounding._check import (
     Grounding,
     check,
     cite_sentences,
+    dangling,
     invented,
     recite,
     states_nothing,
@@ -57,6 +58,7 @@ __all__ = [
     "cite",
     "cite_sentences",
     "compute",
+    "dangling",
     "dated",
     "invented",
     "near_misses",

@@ -77,10 +77,7 @@ def incomplete(answer: str) -> bool:
         return bool(CITATION.search(answer))  # citations and nothing else: "[1]"
     if latin_share(text) < MIN_LATIN_SHARE:
         return False
-    # The text's last token, numbers included: "trained with a batch size of 128" ends on its
-    # fact, not on "of" (WORD leaves numbers out).
-    tokens = text.split()
-    if bool(words) and tokens[-1].lower() in _DANGLING:
+    if dangling(answer):
         return True
     for sentence in SENTENCE_GAP.split(answer):
         before = sentence.split("[", 1)[0] if CITATION.search(sentence) else ""
@@ -89,6 +86,19 @@ def incomplete(answer: str) -> bool:
         if said and not after and said[-1] in _COPULAS and not _YES_NO & set(said[:2]):
             return True
     return False
+
+
+def dangling(answer: str) -> bool:
+    """True when ``answer``, its citations and words pointing at a source removed, ends on a
+    word no English sentence ends on ("France is a region of [1]."): the model had no fact to
+    give (SQuAD 2.0's unanswerable "What is France a region of?"), unlike a citation after a
+    verb ("The bill number is [2]."), where it usually had one. Part of ``incomplete``."""
+    text = CITATION.sub(" ", POINTING.sub("", grouped_citations(answer)))
+    text = text.strip().rstrip(".!?;:,\"'”’) ").strip()
+    # The text's last token, numbers included: "trained with a batch size of 128" ends on its
+    # fact, not on "of" (WORD leaves numbers out).
+    tokens = text.split()
+    return bool(WORD.findall(text)) and tokens[-1].lower() in _DANGLING
 
 
 #: Words of a question offering its answer among others: "Zone NA or Zone EUR?", "whether".

@@ -14,7 +14,14 @@ from typing import Any
 from core.errors import InvalidInputError
 from core.settings import TASKS, HearthSettings
 from core.text import DONT_KNOW
-from service.answering.grounding import Grounding, compute, review, sides, states_nothing
+from service.answering.grounding import (
+    Grounding,
+    compute,
+    dangling,
+    review,
+    sides,
+    states_nothing,
+)
 from service.answering.orchestration._conversations import ConversationStore
 from service.answering.orchestration._records import AnswerRecords
 from service.answering.prompting import PromptAssembler, RenderedPrompt
@@ -56,10 +63,13 @@ def restatement(
 ) -> list[ChatMessage] | None:
     """The messages asking once more for a ``reply`` that states no fact (``states_nothing``,
     against the passages' labels), to be sampled with ``restating``; None for a reply that
-    states one, declines, or had no passages. Shared by an answer and its replay."""
+    states one, declines, ends on a word no sentence ends on (``dangling``), or had no
+    passages. Shared by an answer and its replay."""
     if not passages or not reply or DONT_KNOW.lower().rstrip(".") in reply.lower():
         return None
-    if not states_nothing(reply, question, [p.label for p in passages]):
+    # "France is a region of [1]." had no fact to give: asked again, it wrote one (SQuAD 2.0's
+    # unanswerable question, tests/integration/test_squad_abstain.py); it stays declined.
+    if not states_nothing(reply, question, [p.label for p in passages]) or dangling(reply):
         return None
     return [
         *messages,

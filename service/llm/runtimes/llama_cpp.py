@@ -156,14 +156,12 @@ class LlamaCppRuntime:
                 return
             reading.enter_context(budget().reading_prompt())  # until the first token
             self._fit_threads(prompt=True)
+            from llama_cpp.llama_grammar import LlamaGrammar
+
             grammar = None
             if params.json_schema is not None:  # sampling constrained to the schema
-                from llama_cpp.llama_grammar import LlamaGrammar
-
                 grammar = LlamaGrammar.from_json_schema(params.json_schema, verbose=False)
             elif params.grammar is not None:
-                from llama_cpp.llama_grammar import LlamaGrammar
-
                 grammar = LlamaGrammar.from_string(params.grammar, verbose=False)
             recorder = None if params.logprobs is None else LogprobRecorder(params.logprobs)
             self._llm.recorder = recorder

@@ -334,3 +334,29 @@ def test_an_uncited_answer_cites_the_passage_holding_its_facts() -> None:
     assert text == answer + " [2]"
     assert verdict.cited == [2] and verdict.attributed and verdict.grounded
     assert verdict.as_dict()["attributed"] is True
+
+
+def test_attribution_weighs_what_the_answer_adds_to_the_question() -> None:
+    """bench/heldout.py dev half: right replies restating their question ("subscribed", "the
+    Word document's ... table") stayed uncited because the passage lacked the question's own
+    words, or wrote the date in figures ("2021-04-17"); a reply whose number is another
+    file's, in a passage about nothing the reply says, is not cited to it."""
+    from service.answering.grounding import attribute
+
+    row = (
+        "csv-comma.csv (row 6)\nIndex: 5 | Customer Id: 053d585Ab6b3159 | First Name: Joanna |"
+        " Last Name: Bender | … | Subscription Date: 2021-04-17 | …"
+    )
+    mail = "… To: 'Slava' <slatest@gmail.com> Date: Wed, 16 Jul 2008 09:24:06 +0300 …"
+    reply = "Joanna Bender subscribed on April 17, 2021."
+    assert attribute(reply, {1: row, 2: mail}, "On what date did Joanna Bender subscribe?") == 1
+    assert attribute("Joanna Bender subscribed on May 17, 2021.", {1: row}, "When?") is None
+    table = "Test with tables A uniform table … Header 0.0: Cell 2.0 | Header 0.1: Cell 2.1 | …"
+    question = "In the Word document's uniform table, which cell is in row 2 under Header 0.1?"
+    reply = "In the Word document's uniform table, the cell in row 2 under Header 0.1 is Cell 2.1."
+    assert attribute(reply, {1: table}, question) == 1  # "Word" names the file, not a fact
+    fax = "• Fax: (202) 493–2251. …"
+    reply = "Galaxy Gaming's fax number is (202) 493–2251."
+    assert attribute(reply, {3: fax}, "What is Galaxy Gaming's fax number?") is None
+    # a reply adding nothing to its question is cited to nothing
+    assert attribute("Joanna Bender subscribed.", {1: row}, "Did Joanna Bender subscribe?") is None

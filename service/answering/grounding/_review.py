@@ -92,7 +92,7 @@ def review(
         verdict = check(text, texts, system, question, labels=labels, whole=wholes)
         verdict.invalid_citations = dropped
     if verdict.uncited and not verdict.echoed_example:  # cite what holds its facts
-        holder = attribute(text, texts)
+        holder = attribute(text, texts, question)
         if holder is not None:
             text, dropped = cite(text, holder), verdict.invalid_citations
             verdict = check(text, texts, system, question, labels=labels, whole=wholes)

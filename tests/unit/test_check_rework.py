@@ -157,3 +157,23 @@ def test_a_file_named_for_its_month_holds_that_month() -> None:
     assert check("264,140 [1]", row, question=question).unmentioned == ["November 2015"]
     december = question.replace("November", "December")
     assert check("264,140 [1]", row, question=december, labels=named).unmentioned
+
+
+def test_a_number_is_tied_to_the_name_it_is_given_for() -> None:
+    """bench/heldout.py dev half, traps h019 and h055: "What is Roy Berry's fax number?" over a
+    customer sheet with phone columns only was answered with the fax number of a Federal
+    Register notice, in a passage that names no Roy Berry."""
+    row = "Index: 5 | First Name: Roy | Last Name: Berry | Phone 1: 229.077.5154 | Phone 2: 103"
+    notice = "ADDRESSES: You may send comments by the following methods:\n• Fax: (202) 493–2251."
+    q = "What is Roy Berry's fax number?"
+    said = "The fax number for Roy Berry is [1] (202) 493–2251. [2]"
+    assert unlinked(said, [row, notice], q) == ["202 493 2251 with Roy Berry"]
+    assert check(said, {1: row, 2: notice}, question=q).unlinked
+    # the number on the row naming him is tied; a number of the question is not judged
+    assert unlinked("Roy Berry's phone is 229.077.5154 [1].", [row, notice], q) == []
+    q = "Who has the phone number 229.077.5154?"
+    assert unlinked("Roy Berry has 229.077.5154 [1].", [row, notice], q) == []
+    # a name no passage holds (the file's kind) is no name to tie a number to
+    q = "In the Word document's sheet, what is Roy Berry's first phone?"
+    said = "In the Word document's sheet, Roy Berry's first phone is 229.077.5154 [1]."
+    assert unlinked(said, [row], q) == []

@@ -13,7 +13,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from core.text import CITATION, SENTENCE_GAP, fold, holds_all, names_in
+from core.text import (
+    CITATION,
+    SENTENCE_GAP,
+    asked_numbers,
+    fold,
+    holds_all,
+    names_in,
+    present,
+)
 
 #: Prose lines above a table that caption its rows.
 CAPTION = 2
@@ -55,6 +63,28 @@ def _is_name(word: str) -> bool:
     return not any(c.isdigit() for c in word)
 
 
+def _numbers_unlinked(
+    sentence: str, theirs: list[str], spots: list[str], question: str
+) -> list[str]:
+    """The numbers (two or more digits, not the question's) of an answer ``sentence`` naming
+    ``theirs`` of the question that the passages hold, but never in one place with one of
+    those names: ``"(202) 493-2251 with Roy Berry"``."""
+    asked = {fold(n) for n in asked_numbers(question)}
+    # a name no passage holds at all cannot be tied ("the Word document": the file's kind)
+    theirs = [name for name in theirs if any(holds_all([name], s) for s in spots)]
+    loose = [
+        number
+        for number in asked_numbers(sentence)  # its numbers of two or more digits
+        # the question's own, or held nowhere (the grounding check's business), are not judged
+        if fold(number) not in asked
+        and any(present(number, s) for s in spots)
+        and not any(
+            present(number, s) and any(holds_all([name], s) for name in theirs) for s in spots
+        )
+    ]
+    return [f"{' '.join(loose)} with {' '.join(theirs)}"] if loose and theirs else []
+
+
 def unlinked(
     answer: str, passages: Iterable[str], question: str, labels: Iterable[str] = ()
 ) -> list[str]:
@@ -82,6 +112,8 @@ def unlinked(
         others = [
             n for n in names if fold(n) not in asked and any(holds_all([n], s) for s in spots)
         ]
+        if theirs:  # "Roy Berry's fax number is (202) 493-2251": a number of another file
+            found += _numbers_unlinked(sentence, theirs, spots, question)
         if not theirs or not others:
             continue
         if not any(

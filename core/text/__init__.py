@@ -21,9 +21,11 @@ Public:
   ``DASHES``, years ``YEAR``; calendar dates ``DATE``, ``dates``, a month and day ``DAY_OF_MONTH``,
   ``month_number``, the months a question asks for ``asked_months`` and whether a text names
   one ``holds_month``;
-- words: ``WORD``, the lists ``NOT_NAMES``, ``CALENDAR_WORDS``, ``STOP_WORDS``,
-  ``NUMBER_CONTEXT_STOP_WORDS``, English stems ``stem``, ``stems``; British and American
-  spellings as one ``american`` and the content stems two texts share ``content_stems``;
+- words: ``WORD``, abbreviations before a figure ``ABBREVIATIONS`` and the words they stand
+  for ``spelled_out`` ("Bill no. 3139": number), the lists ``NOT_NAMES``, ``CALENDAR_WORDS``,
+  ``STOP_WORDS``, ``NUMBER_CONTEXT_STOP_WORDS``, English stems ``stem``, ``stems``; British
+  and American spellings as one ``american`` and the content stems two texts share
+  ``content_stems``;
 - names and numbers a text states and whether another holds them: ``fold``, ``repair``
   (mojibake: "1991â€“92"), ``claims``, ``names_in``, ``holds_all``, ``present``,
   ``asked_numbers``.
@@ -84,15 +86,18 @@ from core.text._sentences import (
 )
 from core.text._spelling import american, content_stems
 from core.text._words import (
+    ABBREVIATIONS,
     CALENDAR_WORDS,
     NOT_NAMES,
     NUMBER_CONTEXT_STOP_WORDS,
     STOP_WORDS,
+    spelled_out,
     stem,
     stems,
 )
 
 __all__ = [
+    "ABBREVIATIONS",
     "AFTER_SENTENCE_END",
     "CALENDAR_WORDS",
     "CHUNK_SENTENCE_GAP",
@@ -147,6 +152,7 @@ __all__ = [
     "present",
     "ranges",
     "repair",
+    "spelled_out",
     "stem",
     "stems",
 ]

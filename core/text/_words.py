@@ -5,6 +5,7 @@ each is named for what it is for; all are lower case."""
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterable
 from typing import Any
@@ -72,3 +73,18 @@ def stem(word: str) -> str:
 def stems(words: Iterable[str]) -> list[str]:
     """The English Snowball stems of ``words``, in order."""
     return [str(s) for s in _stemmer().stemWords(list(words))]
+
+
+#: Abbreviations forms and letters write before a figure, and the words a question uses for
+#: them: "Bill No. 3139", "Nr. 12", "Tel. 059/987 6540" (a question asks for "the bill number",
+#: "the phone number").
+ABBREVIATIONS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = (
+    (re.compile(r"\b(?:no|nr|nº|num)\.?\s*#?(?=\d)", re.IGNORECASE), ("number",)),
+    (re.compile(r"\b(?:tel|ph)\.?\s*[:.]?\s*(?=[+(\d])", re.IGNORECASE), ("telephone", "phone")),
+)
+
+
+def spelled_out(text: str) -> list[str]:
+    """The words ``text``'s abbreviations before a figure stand for (``ABBREVIATIONS``):
+    "Bill no. 3139" -> ["number"]; empty when it writes none."""
+    return [word for pattern, words in ABBREVIATIONS if pattern.search(text) for word in words]

@@ -276,3 +276,23 @@ def test_a_wide_row_keeps_its_label_and_the_cells_the_question_names(embedder: E
     # no cell past the label names anything asked: the row as it is
     plain = "Office: Leeds | Start year: 2019 | Staff: 12"
     assert narrow_row(plain, "Who founded the company?") == plain
+
+
+BILL = (
+    "Bill no. 3139\nItem Description Amount Individual price Total\n1 Garden work 28 Std. CHF "
+    "120.00 CHF 3'360.00\n2 Disposal of cuttings CHF 307.35 CHF 307.35\nsum CHF 3'667.35\nVAT "
+    "rate 7.7 %\nVAT amount CHF 282.40\nBill amount CHF 3`949.75\nThank you for the assignment. "
+    "Please pay the bill amount within 30 days.\nYours sincerely,\nRobert Schneider"
+)
+
+
+def test_a_figure_after_an_abbreviation_stays_in_its_sentence(embedder: Embedder) -> None:
+    """Held-out dev h106 (the OCR of qr_bill_example.jpg): "Bill no." and "3139" were split as
+    two sentences, neither holding "bill" and "number" with the figure, so fitting kept the
+    bill's amount and the 1.5B gave 3949.75 as "the bill number"."""
+    assert split_sentences(BILL)[0] == "Bill no. 3139"
+    assert split_sentences("I said no. Then he left.") == ["I said no.", "Then he left."]
+    count = _counter(embedder)
+    question = "What is the bill number on Robert Schneider's bill?"
+    fitted = fit_passages(question, [_passage(1, "bill.jpg", BILL)], embedder, count, 30)
+    assert "3139" in fitted[0].text, fitted[0].text

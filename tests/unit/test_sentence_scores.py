@@ -56,3 +56,14 @@ def test_sentence_vectors_are_embedded_once_and_bounded() -> None:
     other = _CountingEmbedder()  # another model never gets this one's vectors
     cache(other, ["bb"])  # type: ignore[arg-type]
     assert other.embedded == ["bb"]
+
+
+def test_an_abbreviation_before_a_figure_holds_the_word_it_stands_for() -> None:
+    """Held-out dev h106: "the bill number" is written "Bill no. 3139" on the bill."""
+    from core.text import spelled_out
+
+    assert spelled_out("Bill no. 3139") == ["number"]
+    assert spelled_out("Tel. 059/987 6540") == ["telephone", "phone"]
+    assert spelled_out("There is no way.") == []
+    scores = lexical_scores("What is the bill number?", ["Bill no. 3139", "Bill amount CHF 3949"])
+    assert scores[0] > scores[1]

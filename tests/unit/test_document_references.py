@@ -61,3 +61,13 @@ def test_a_kind_word_names_documents_only_after_a_determiner() -> None:
     assert kinds_named("In the Enron West Gas sheet, what was the bid?") == {"sheet"}
     assert kinds_named("What do my e-mails say about the rent?") == {"mail"}
     assert kinds_named("Which web framework is the fastest?") == set()
+
+
+def test_a_camel_cased_file_name_is_named_by_its_words() -> None:
+    """Held-out dev h126: "the Cantina band recording" did not name CantinaBand3.wav (its one
+    piece "cantinaband3"), so the kind alone was named and a JFK recording answered it."""
+    from service.answering.retrieval._documents import _joined
+
+    assert _joined("/music/CantinaBand3.wav") == {"cantinaband3": frozenset({"cantina", "band"})}
+    assert _joined("/docs/word_tables.docx") == {}  # no joined words: pieces as they are
+    assert _joined("/docs/2305.03393v1-pg9.pdf") == {}  # letters and figures, no two words

@@ -160,6 +160,25 @@ def _pieces(path: str) -> set[str]:
     return {p for p in _PIECE.findall(fold(stem)) if len(p) >= 3 and not p.isdigit()} - _GENERIC
 
 
+#: Where a camel-cased or numbered name joins its words ("CantinaBand3": Cantina|Band|3).
+_JOINS = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
+
+
+def _joined(path: str) -> dict[str, frozenset[str]]:
+    """The file-name pieces (folded) that join several words, and those words (folded, no
+    figures): "CantinaBand3.wav" -> {"cantinaband3": {"cantina", "band"}}; a question holding
+    every one of them names the piece ("the Cantina band recording")."""
+    stem = PurePosixPath(path.rsplit("/", 1)[-1]).stem
+    out: dict[str, frozenset[str]] = {}
+    for raw in _PIECE.findall(stem):
+        words = frozenset(
+            fold(w) for w in _JOINS.split(raw) if w and not w.isdigit() and len(w) >= 3
+        )
+        if len(words) >= 2:
+            out[fold(raw)] = words
+    return out
+
+
 def _folded_words(text: str) -> set[str]:
     return {w for w in _PIECE.findall(fold(text)) if len(w) >= 2 and not w.isdigit()}
 
@@ -288,6 +307,7 @@ class DocumentNames:
         self._lock = threading.Lock()
         self._signature: tuple[int, int] | None = None
         self._pieces: dict[int, set[str]] = {}
+        self._joined: dict[str, frozenset[str]] = {}
         self._types: dict[int, str] = {}
         self._heads: dict[int, Head] = {}
         self._carried: dict[int, list[int]] = {}
@@ -300,6 +320,7 @@ class DocumentNames:
             paths = catalogue.document_paths(s)
             heads = catalogue.first_chunks(s)
         self._pieces = {i: _pieces(p) for i, p in paths}
+        self._joined = {piece: w for _, p in paths for piece, w in _joined(p).items()}
         self._types = {i: _extension(p) for i, p in paths}
         self._heads = {i: head_of(text, prov) for i, (text, prov) in heads.items()}
         # an e-mail's attachments: "/mail/x.eml#attachment/2/report.pdf" under "/mail/x.eml"
@@ -329,6 +350,9 @@ class DocumentNames:
         with self._lock:
             self._load()
             pieces = self._pieces
+            joined = self._joined
+        # a camel-cased piece is named by all of its words ("Cantina band": "CantinaBand3")
+        words |= {piece for piece, parts in joined.items() if parts <= words}
         if extensions:  # "the sample presentation": among the presentations first
             of_kind = {i: own for i, own in pieces.items() if self._types.get(i) in extensions}
             pieces = of_kind or pieces

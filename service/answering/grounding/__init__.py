@@ -7,7 +7,8 @@ shows instead (``NOT_VERIFIED``, ``FOLLOWED_INSTRUCTION``); the combined check (
 fact, ``states_nothing``, or ending on a word no sentence ends on, ``dangling``;
 numbers no passage holds, ``invented``); the
 attribution of an uncited reply (``attribute``, ``cite``); numbers bound to the wrong thing
-(``unbound``, ``near_misses``); names tied that no passage ties (``unlinked``, ``places``);
+(``unbound``, ``near_misses``); names, and numbers to names, tied that no passage ties
+(``unlinked``, ``places``);
 injected instructions (``check_answer``, ``InjectionVerdict``, ``neutralize``,
 ``without_instructions``, ``LEFT_OUT``); the difference of two cited numbers a years- or
 days-between question asks for, computed by Hearth (``compute``, ``Computed``), and the two

@@ -68,7 +68,7 @@ def _numbers_unlinked(
 ) -> list[str]:
     """The numbers (two or more digits, not the question's) of an answer ``sentence`` naming
     ``theirs`` of the question that the passages hold, but never in one place with one of
-    those names: ``"(202) 493-2251 with Roy Berry"``."""
+    those names, in one entry: ``"202 493 2251 with Roy Berry"``."""
     asked = {fold(n) for n in asked_numbers(question)}
     # a name no passage holds at all cannot be tied ("the Word document": the file's kind)
     theirs = [name for name in theirs if any(holds_all([name], s) for s in spots)]
@@ -91,10 +91,11 @@ def unlinked(
     """The pairings of ``answer`` that no passage ties: for each answer sentence stating names
     of ``question`` and other names that the passages hold, ``"Costa with Meadow"`` when no
     place of any passage (see ``places``; each with the passage's heading and its ``label``, the
-    file and title it comes from) holds one of the question's names and one of the others.
-    Units and codes (words with digits) are not names here; names the passages do not hold at
-    all are the grounding check's business, not this one's. Empty when the question names
-    nothing."""
+    file and title it comes from) holds one of the question's names and one of the others;
+    and its numbers of two or more digits no such place holds with one of the question's
+    names it states (``_numbers_unlinked``: "202 493 2251 with Roy Berry"). Units and codes
+    (words with digits) are not names here; names the passages do not hold at all are the
+    grounding check's business, not this one's. Empty when the question names nothing."""
     asked = {fold(n) for n in names_in(question) if _is_name(n)}
     if not asked:
         return []

@@ -5,7 +5,7 @@ must hold; a name of the question no passage or document holds still declines.""
 from __future__ import annotations
 
 from service.answering.grounding import check
-from service.answering.retrieval import kinds_named
+from service.answering.retrieval import joined_words, kinds_named
 
 TABLE = {1: "Header 0.0: Cell 1.0 | Header 0.1: Cell 1.1 | Header 0.2: Cell 1.2"}
 SPEECH = {1: "And so, my fellow Americans, ask not what your country can do for you."}
@@ -66,8 +66,7 @@ def test_a_kind_word_names_documents_only_after_a_determiner() -> None:
 def test_a_camel_cased_file_name_is_named_by_its_words() -> None:
     """Held-out dev h126: "the Cantina band recording" did not name CantinaBand3.wav (its one
     piece "cantinaband3"), so the kind alone was named and a JFK recording answered it."""
-    from service.answering.retrieval._documents import _joined
-
-    assert _joined("/music/CantinaBand3.wav") == {"cantinaband3": frozenset({"cantina", "band"})}
-    assert _joined("/docs/word_tables.docx") == {}  # no joined words: pieces as they are
-    assert _joined("/docs/2305.03393v1-pg9.pdf") == {}  # letters and figures, no two words
+    cantina = {"cantinaband3": frozenset({"cantina", "band"})}
+    assert joined_words("/music/CantinaBand3.wav") == cantina
+    assert joined_words("/docs/word_tables.docx") == {}  # no joined words: pieces as they are
+    assert joined_words("/docs/2305.03393v1-pg9.pdf") == {}  # letters and figures, no two words

@@ -360,3 +360,20 @@ def test_attribution_weighs_what_the_answer_adds_to_the_question() -> None:
     assert attribute(reply, {3: fax}, "What is Galaxy Gaming's fax number?") is None
     # a reply adding nothing to its question is cited to nothing
     assert attribute("Joanna Bender subscribed.", {1: row}, "Did Joanna Bender subscribe?") is None
+
+
+def test_attribution_weighs_the_sentences_stating_a_fact() -> None:
+    """CI (test_mcp, SmolLM2-135M): "The ferry to Aldmoor leaves from pier nine at 7:40 every
+    Tuesday.\\n\\nThe passage is quoted data, not instructions." echoed the prompt's rule after
+    the fact; weighed whole, the echo's words sank the share and the answer stayed uncited."""
+    from service.answering.grounding import attribute
+
+    ferry = "# Ferries\nThe ferry to Aldmoor leaves from pier nine at 7:40 every Tuesday."
+    reply = (
+        "The ferry to Aldmoor leaves from pier nine at 7:40 every Tuesday.\n\n"
+        "The passage is quoted data, not instructions."
+    )
+    question = "When does the ferry to Aldmoor leave?"
+    assert attribute(reply, {1: ferry}, question) == 1
+    # a fact the passage does not hold is still not cited, echo or not
+    assert attribute(reply.replace("7:40", "8:15"), {1: ferry}, question) is None

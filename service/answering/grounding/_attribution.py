@@ -22,6 +22,7 @@ from core.text import (
     CALENDAR_WORDS,
     CITATION,
     DAY_OF_MONTH,
+    SENTENCE_GAP,
     STOP_WORDS,
     WORD,
     claims,
@@ -59,12 +60,23 @@ def attribute(answer: str, passages: dict[int, str], question: str = "") -> int 
     number of ``answer`` that ``question`` does not state, every calendar date it states (in
     any form: "April 17, 2021" is "2021-04-17"), at least ``MIN_WORD_SHARE`` of the content
     words (stemmed) it adds to the question and ``MIN_TOPIC_SHARE`` of all its content words,
-    with the largest share of the added words; None when no passage does, or the answer
-    already cites, or adds neither a content word nor a name or number to the question."""
+    with the largest share of the added words. When some of its sentences state a name, number
+    or date the question does not, only those are weighed. None when no passage does, or the
+    answer already cites, or adds neither a content word nor a name or number to the
+    question."""
     if CITATION.search(answer):
         return None
     asked = {fold(c) for c in claims(question)} if question else set()
-    said = [c for c in claims(answer) if fold(c) not in asked and not _month(c)]
+
+    def new_claims(text: str) -> list[str]:
+        return [c for c in claims(text) if fold(c) not in asked and not _month(c)]
+
+    # Only the sentences stating a name, number or date the question does not are weighed
+    # when there are any: a small model's echo of its instructions ("The passage is quoted
+    # data, not instructions.") after the fact is no part of what it answered.
+    factual = [t for t in SENTENCE_GAP.split(answer) if new_claims(t) or dates(t)]
+    answer = " ".join(factual) or answer
+    said = new_claims(answer)
     stated = {day for _, day, _ in dates(answer)}
     every = _stems(answer)
     # every word of the question, however short: "used" is the question's "use"

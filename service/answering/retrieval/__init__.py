@@ -8,7 +8,8 @@ fitting (``fit_passages``, ``GAP``: the mark of sentences left out, ``merge_iden
 ``SentenceVectors``); a filter by speaker checked (``check_speakers``); context fitting in
 tokens (``check_fits``, ``counted_tokens``, ``prompt_tokens``, ``overflow``,
 ``ContextOverflowError``); what names a document in a question and in the document's head
-(``people_named``, ``dates_named``, ``titles_named``, ``kinds_named``, ``head_of``, ``Head``).
+(``people_named``, ``dates_named``, ``titles_named``, ``kinds_named``, ``head_of``, ``Head``;
+the words a camel-cased file name joins, ``joined_words``).
 The ``_modules`` are private.
 Retrieval does not import grounding: ``side_hop`` is given the check of completeness.
 """
@@ -24,6 +25,7 @@ from service.answering.retrieval._documents import (
     Head,
     dates_named,
     head_of,
+    joined_words,
     kinds_named,
     people_named,
     titles_named,
@@ -68,6 +70,7 @@ __all__ = [
     "fit_passages",
     "focus_rows",
     "head_of",
+    "joined_words",
     "kinds_named",
     "lexical_scores",
     "merge_identical",

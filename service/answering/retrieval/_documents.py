@@ -164,7 +164,7 @@ def _pieces(path: str) -> set[str]:
 _JOINS = re.compile(r"(?<=[a-z])(?=[A-Z])|(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])")
 
 
-def _joined(path: str) -> dict[str, frozenset[str]]:
+def joined_words(path: str) -> dict[str, frozenset[str]]:
     """The file-name pieces (folded) that join several words, and those words (folded, no
     figures): "CantinaBand3.wav" -> {"cantinaband3": {"cantina", "band"}}; a question holding
     every one of them names the piece ("the Cantina band recording")."""
@@ -320,7 +320,7 @@ class DocumentNames:
             paths = catalogue.document_paths(s)
             heads = catalogue.first_chunks(s)
         self._pieces = {i: _pieces(p) for i, p in paths}
-        self._joined = {piece: w for _, p in paths for piece, w in _joined(p).items()}
+        self._joined = {piece: w for _, p in paths for piece, w in joined_words(p).items()}
         self._types = {i: _extension(p) for i, p in paths}
         self._heads = {i: head_of(text, prov) for i, (text, prov) in heads.items()}
         # an e-mail's attachments: "/mail/x.eml#attachment/2/report.pdf" under "/mail/x.eml"

@@ -69,9 +69,7 @@ def incomplete(answer: str) -> bool:
     "Yes, it is [1]."). Words pointing at a source before its citation ("according to [1]",
     "as stated in [1] and [2]") are no missing fact."""
     answer = grouped_citations(answer)
-    # the words pointing at a source go for the last word ("..., according to [1]."), not for
-    # a verb's citation ("This is stated in [1]." is no "This is [1].")
-    text = CITATION.sub(" ", POINTING.sub("", answer)).strip().rstrip(".!?;:,\"'”’) ").strip()
+    text = _stripped(answer)
     words = WORD.findall(text)
     if not words and not NUMBER.search(text):
         return bool(CITATION.search(answer))  # citations and nothing else: "[1]"
@@ -88,13 +86,20 @@ def incomplete(answer: str) -> bool:
     return False
 
 
+def _stripped(answer: str) -> str:
+    """``answer`` without its citations, the words pointing at a source and its closing marks.
+    The pointing words go for the last word ("..., according to [1]."), not for a verb's
+    citation ("This is stated in [1]." is no "This is [1].")."""
+    text = CITATION.sub(" ", POINTING.sub("", grouped_citations(answer)))
+    return text.strip().rstrip(".!?;:,\"'”’) ").strip()
+
+
 def dangling(answer: str) -> bool:
     """True when ``answer``, its citations and words pointing at a source removed, ends on a
     word no English sentence ends on ("France is a region of [1]."): the model had no fact to
     give (SQuAD 2.0's unanswerable "What is France a region of?"), unlike a citation after a
     verb ("The bill number is [2]."), where it usually had one. Part of ``incomplete``."""
-    text = CITATION.sub(" ", POINTING.sub("", grouped_citations(answer)))
-    text = text.strip().rstrip(".!?;:,\"'”’) ").strip()
+    text = _stripped(answer)
     # The text's last token, numbers included: "trained with a batch size of 128" ends on its
     # fact, not on "of" (WORD leaves numbers out).
     tokens = text.split()

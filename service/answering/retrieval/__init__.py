@@ -30,13 +30,13 @@ from service.answering.retrieval._documents import (
     people_named,
     titles_named,
 )
+from service.answering.retrieval._lexical import lexical_scores
 from service.answering.retrieval._multihop import bridge_names, second_hop, side_hop
 from service.answering.retrieval._passages import (
     GAP,
     SentenceVectors,
     fit_passages,
     focus_rows,
-    lexical_scores,
     merge_identical,
     narrow_row,
     rows_numbered,

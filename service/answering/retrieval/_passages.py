@@ -19,7 +19,6 @@ means nothing); rows written with their headers are chosen one by one, like sent
 from __future__ import annotations
 
 import itertools
-import math
 import re
 import threading
 import weakref
@@ -30,16 +29,16 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from core.embedder import Embedder
-from core.keywords.base import query_terms, text_words
+from core.keywords.base import query_terms
 from core.text import (
     NUMERIC_CELL,
     STOP_WORDS,
     WIDE_SENTENCE_GAP,
     WRAPPED_LINE,
     fold,
-    spelled_out,
 )
 from core.text import stems as stem_words
+from service.answering.retrieval._lexical import lexical_scores, stems_of
 from service.answering.retrieval._retriever import Passage
 
 #: Marks where sentences were left out of a passage.
@@ -170,35 +169,6 @@ def _cosine(embedder: Embedder, question: str, sentences: list[str]) -> np.ndarr
     return np.asarray(vectors[1:] @ vectors[0], dtype=np.float32)
 
 
-def _stems(text: str) -> set[str]:
-    """The stems of ``text``'s words and of the words its abbreviations stand for ("Bill no.
-    3139" holds "number": held-out dev h106 lost that line to the bill's amount)."""
-    return set(stem_words([*text_words(text), *spelled_out(text)]))
-
-
-def lexical_scores(question: str, sentences: Sequence[str]) -> np.ndarray:
-    """Per sentence, the share (0-1) of the question's words it holds, each word weighted by
-    ``log(1 + n / df)`` over the ``n`` sentences (a word every sentence holds weighs least).
-
-    Words are English stop-word-free and Snowball-stemmed; CJK text counts by its character
-    trigrams (and 2-character runs) as substrings, like the keyword index. Shape ``(n,)``.
-    """
-    terms = query_terms(question)
-    stems_asked = set(stem_words(terms.words))
-    cjk = (*terms.trigrams, *terms.short_cjk)
-    held = [
-        {w for w in stems_asked if w in stems} | {c for c in cjk if c in s}
-        for s, stems in ((s, _stems(s)) for s in sentences)
-    ]
-    keys = stems_asked | set(cjk)
-    if not keys or not sentences:
-        return np.zeros(len(sentences), dtype=np.float32)
-    n = len(sentences)
-    weight = {k: math.log(1 + n / max(sum(k in h for h in held), 1)) for k in keys}
-    total = sum(weight.values())
-    return np.asarray([sum(weight[k] for k in h) / total for h in held], dtype=np.float32)
-
-
 def _score(
     embedder: Embedder, question: str, units: list[list[_Piece]], flat: list[_Piece]
 ) -> None:
@@ -235,14 +205,14 @@ def narrow_row(row: str, question: str) -> str:
     ):
         label += 1
     pairs = [c.split(": ", 1) if ": " in c else ["", c] for c in cells[label:]]
-    by_header = [len(_stems(h) & asked) for h, _ in pairs]
+    by_header = [len(stems_of(h) & asked) for h, _ in pairs]
     best = max(by_header)
     keep = [
         *range(label),
         *(
             i + label
             for i, (n, (_, value)) in enumerate(zip(by_header, pairs, strict=True))
-            if (best and n == best) or _stems(value) & asked
+            if (best and n == best) or stems_of(value) & asked
         ),
     ]
     if len(keep) == label or len(keep) == len(cells):

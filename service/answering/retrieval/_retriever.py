@@ -17,6 +17,7 @@ from core.knowledge import KnowledgeBase
 from core.provenance import describe
 from core.text import holds_all, latin_share, names_in
 from service.answering.retrieval._documents import DocumentNames
+from service.answering.retrieval._lexical import lexical_scores
 from service.answering.retrieval._speakers import (
     asked_speaker,
     by_speaker,
@@ -73,6 +74,8 @@ RRF_K = 60
 #: those set the relative margin's best.
 READABLE_SHARE = 0.5
 METHODS = ("hybrid", "dense", "bm25")
+#: How many of each search inside a kind named alone compete for its lexical best.
+KIND_CANDIDATES = 5
 
 
 def reciprocal_rank_fusion(rankings: list[list[int]], k: int = RRF_K) -> list[tuple[int, float]]:
@@ -173,11 +176,13 @@ class Retriever:
             rankings += own
         mine = set(inside.document_ids) if inside is not None else set()  # named, or of the kind
         by_name = mine if named.document_ids else set()
-        # A kind named alone ("the scanned page", "the recording"): the best chunk each search
-        # of that kind found is what the question points at, kept however low its cosine (OCR
-        # of a page in six languages scored 0.115 against "what percentage of e-mail is spam",
-        # 0.23 under the e-mail that set the margin).
-        kind_best = {r[0] for r in own if r} if mine and not by_name else set()
+        # A kind named alone ("the scanned page", "the recording"): the chunk of that kind the
+        # question points at is kept however low its cosine (OCR of a page in six languages
+        # scored 0.115 against "what percentage of e-mail is spam", 0.23 under the e-mail that
+        # set the margin): the first of the dense search inside the kind, and the one holding
+        # most of the question's words by ``lexical_scores`` (computed here: Postgres
+        # ``ts_rank`` has no IDF and ranked another scan first where SQLite's BM25 did not).
+        kind_best = self._kind_best(question, own) if mine and not by_name else set()
         fused = [cid for cid, _ in reciprocal_rank_fusion(rankings)][: max(k, pool)]
         if not fused:
             return []
@@ -196,6 +201,13 @@ class Retriever:
                 if len(scored) >= k:
                     break
         scored = scored[:k]
+        missing = kind_best - {chunk.id for chunk, _, _ in scored}
+        if missing:  # searched inside the kind, ranked below the k fused: added after them
+            with self.kb.db.session() as s:
+                by_id = catalogue.chunks_with_documents(s, sorted(missing))
+            for chunk, doc in by_id.values():
+                cosine = float(np.frombuffer(chunk.embedding, dtype=np.float32) @ vector)
+                scored.append((chunk, doc, cosine))
         number, name = asked_speaker(question, self.kb.db, self.kb.settings.data_dir)
         if number is not None or name is not None:  # that speaker's turns first, kept
             scored = self._speaker_first(question, scored, vector, filters, number, name, k)
@@ -224,6 +236,27 @@ class Retriever:
                 or by_speaker(item[0].provenance or {}, number, name)
             ]
         return _as_passages(scored, by_name)
+
+    def _kind_best(self, question: str, own: list[list[int]]) -> set[int]:
+        """The chunk ids a kind named alone points at: the first of the first search inside
+        the kind (``own[0]``: dense, unless only keywords were asked for) and, of the first
+        ``KIND_CANDIDATES`` of every search inside it, the one with the highest
+        ``lexical_scores`` (ties: the better fused rank); empty when nothing was searched."""
+        if not own:
+            return set()
+        best = {own[0][0]} if own[0] else set()
+        candidates = [cid for cid, _ in reciprocal_rank_fusion([r[:KIND_CANDIDATES] for r in own])]
+        if not candidates:
+            return best
+        with self.kb.db.session() as s:
+            by_id = catalogue.chunks_with_documents(s, candidates)
+        held = [cid for cid in candidates if cid in by_id]
+        if not held:
+            return best
+        scores = lexical_scores(question, [by_id[cid][0].text for cid in held])
+        if float(scores.max()) > 0.0:
+            best.add(held[int(np.argmax(scores))])  # argmax: the first of equal scores
+        return best
 
     def _speakers_only(
         self,

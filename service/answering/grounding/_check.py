@@ -36,7 +36,7 @@ from core.text import (
     present,
 )
 from service.answering.grounding._numbers import near_misses, unbound
-from service.answering.grounding._references import references
+from service.answering.grounding._references import languages_held, references
 from service.answering.grounding._relations import unlinked
 
 #: Below this share of Latin letters, the passages are in another script: names written in
@@ -344,11 +344,14 @@ def check(
     chunks = fold(" ".join([*passages.values(), *whole]))
     asked = {fold(c) for c in claims(question)}
     named = references(claims(question), (labels or {}).values())  # "the Word document"
+    named |= languages_held(question, [*passages.values(), *whole])  # "the German part"
     unsupported: list[str] = []
     miscited: list[str] = []
     for c in claims(answer):
         if present(c, haystack) or (fold(c) in asked and present(c, chunks)):
             continue  # a name or number of the question, held by a chunk cut for the prompt
+        if fold(c) in named:
+            continue  # the question's words for its document, or the language of its part
         if not NUMBER.fullmatch(c) and present(c, everything):
             miscited.append(c)
         elif latin or not LATIN.search(c) or NUMBER.fullmatch(c):

@@ -2,13 +2,15 @@
 ("the Word document", "the recording", "the Redpaper") or its name or title ("the JFK
 recording" for jfk.flac, "in 2305.03393v1-pg9.pdf"). A passage need not hold them: they say
 which document to read, so the checks that decline a question whose subject no passage mentions
-leave them out."""
+leave them out. A language named as the part of a text to read ("the Portuguese sentence of
+the scan") is held by a passage with a sentence in that language, not by the word."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
 
+from core.languages import holds_language, language_words
 from core.text import fold
 
 #: Kinds of document people name in a question, folded (product and format names included).
@@ -52,3 +54,14 @@ def references(question_claims: Iterable[str], labels: Iterable[str]) -> set[str
         ):
             out.add(folded)
     return out
+
+
+def languages_held(question: str, texts: Iterable[str]) -> set[str]:
+    """The words (folded) ``question`` names a language with as the part to read
+    (``core.languages.language_words``) whose language a sentence of ``texts`` is written in:
+    "portuguese" of "In the Portuguese sentence of the scan, ..." when a passage holds one."""
+    asked = language_words(question)
+    if not asked:
+        return set()
+    pool = list(texts)
+    return {word for word, names in asked.items() if any(holds_language(t, names) for t in pool)}

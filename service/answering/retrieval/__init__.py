@@ -33,14 +33,12 @@ from service.answering.retrieval._documents import (
 from service.answering.retrieval._lexical import lexical_scores
 from service.answering.retrieval._multihop import bridge_names, second_hop, side_hop
 from service.answering.retrieval._passages import (
-    GAP,
     SentenceVectors,
     fit_passages,
     focus_rows,
     merge_identical,
     narrow_row,
     rows_numbered,
-    split_sentences,
 )
 from service.answering.retrieval._retriever import (
     METHODS,
@@ -50,6 +48,7 @@ from service.answering.retrieval._retriever import (
     Retriever,
     reciprocal_rank_fusion,
 )
+from service.answering.retrieval._sentences import GAP, split_sentences
 from service.answering.retrieval._speakers import check_speakers
 
 __all__ = [

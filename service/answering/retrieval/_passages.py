@@ -33,16 +33,14 @@ from core.keywords.base import query_terms
 from core.text import (
     NUMERIC_CELL,
     STOP_WORDS,
-    WIDE_SENTENCE_GAP,
-    WRAPPED_LINE,
     fold,
 )
 from core.text import stems as stem_words
+from service.answering.retrieval._languages import in_named_languages
 from service.answering.retrieval._lexical import lexical_scores, stems_of
 from service.answering.retrieval._retriever import Passage
+from service.answering.retrieval._sentences import GAP, split_sentences
 
-#: Marks where sentences were left out of a passage.
-GAP = " … "
 #: Passages of at most this many tokens are not cut.
 WHOLE_BELOW = 48
 #: Weight of the question's words a sentence holds (an idf-weighted share, 0-1) beside its
@@ -85,14 +83,6 @@ def merge_identical(passages: Sequence[Passage]) -> list[Passage]:
         first[key] = p
         order.append(key)
     return [replace(first[k], number=i) for i, k in enumerate(order, start=1)]
-
-
-def split_sentences(text: str) -> list[str]:
-    """Sentences and lines of ``text`` (ends at . ! ? and their CJK forms, and line breaks; a
-    line that goes on in lower case is the same sentence)."""
-    return [
-        s.strip() for s in WIDE_SENTENCE_GAP.split(WRAPPED_LINE.sub(" ", text)) if s and s.strip()
-    ]
 
 
 def is_tabular(p: Passage) -> bool:
@@ -342,8 +332,11 @@ def fit_passages(
     budget is narrowed to the cells the question names first (``narrow_row``).
     The first passage, and every passage of a document the question names (``Passage.named``:
     "the memo" lost its dated sentence to two long handbook passages), always keep at least
-    their best sentence. ``budget <= 0``, or passages that fit as they are: unchanged.
+    their best sentence. A question naming a language as the part to read ("the German part")
+    first narrows the passages to their sentences in it (``in_named_languages``). ``budget <=
+    0``, or passages that fit as they are: otherwise unchanged.
     """
+    passages = in_named_languages(question, passages)
     if budget <= 0 or not passages:
         return list(passages)
     passages = [focus_rows(p, question) for p in passages]

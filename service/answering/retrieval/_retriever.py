@@ -14,6 +14,7 @@ from core.embedder import Embedder
 from core.filters import Filters
 from core.keywords import open_keyword_index
 from core.knowledge import KnowledgeBase
+from core.languages import holds_language, languages_named
 from core.provenance import describe
 from core.text import holds_all, latin_share, names_in
 from service.answering.retrieval._documents import DocumentNames
@@ -76,6 +77,8 @@ READABLE_SHARE = 0.5
 METHODS = ("hybrid", "dense", "bm25")
 #: How many of each search inside a kind named alone compete for its lexical best.
 KIND_CANDIDATES = 5
+#: At most this many chunks holding a language the question names are kept beside the others.
+LANGUAGE_KEPT = 3
 
 
 def reciprocal_rank_fusion(rankings: list[list[int]], k: int = RRF_K) -> list[tuple[int, float]]:
@@ -201,7 +204,13 @@ class Retriever:
                 if len(scored) >= k:
                     break
         scored = scored[:k]
-        missing = kind_best - {chunk.id for chunk, _, _ in scored}
+        # A language named as the part to read ("the German part of the recording"): the
+        # chunks of the pool holding text in it are kept (MiniLM reads German poorly).
+        languages = languages_named(question)
+        in_language = (
+            self._in_languages(languages, [*fused[:pool], *kind_best]) if languages else set()
+        )
+        missing = (kind_best | in_language) - {chunk.id for chunk, _, _ in scored}
         if missing:  # searched inside the kind, ranked below the k fused: added after them
             with self.kb.db.session() as s:
                 by_id = catalogue.chunks_with_documents(s, sorted(missing))
@@ -233,6 +242,7 @@ class Retriever:
                 or (item[2] >= best - margin and item[1].id in mine)
                 or item[1].id in by_name
                 or item[0].id in kind_best
+                or item[0].id in in_language
                 or by_speaker(item[0].provenance or {}, number, name)
             ]
         return _as_passages(scored, by_name)
@@ -257,6 +267,19 @@ class Retriever:
         if float(scores.max()) > 0.0:
             best.add(held[int(np.argmax(scores))])  # argmax: the first of equal scores
         return best
+
+    def _in_languages(self, languages: tuple[str, ...], ids: list[int]) -> set[int]:
+        """Of the chunk ``ids`` (best first), the first ``LANGUAGE_KEPT`` holding a sentence in
+        one of ``languages`` (lingua names)."""
+        with self.kb.db.session() as s:
+            by_id = catalogue.chunks_with_documents(s, list(dict.fromkeys(ids)))
+        kept: set[int] = set()
+        for cid in dict.fromkeys(ids):
+            if len(kept) == LANGUAGE_KEPT:
+                break
+            if cid in by_id and holds_language(by_id[cid][0].text, languages):
+                kept.add(cid)
+        return kept
 
     def _speakers_only(
         self,

@@ -1,0 +1,50 @@
+"""Which languages a question names as the part of a text to read, and which language a
+sentence is in (lingua, its models inside the wheel)."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.languages import language_words, languages_named, written_in
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("In the Portuguese sentence of the scan, what word is used for the dog?", ("PORTUGUESE",)),
+        ("In the German part of the recording, which German word is used?", ("GERMAN",)),
+        ("What is the French abstract about?", ("FRENCH",)),
+        ("What does the title say in Spanish?", ("SPANISH",)),
+        ("Which Norwegian words open the letter?", ("BOKMAL", "NYNORSK")),
+        # a language as a fact, not as the part to read
+        ("Which German company makes the car?", ()),
+        ("How many people speak Dutch in Belgium?", ()),
+        ("Who translated the novel from Russian to English?", ()),
+    ],
+)
+def test_the_languages_a_question_names_as_the_part_to_read(
+    question: str, named: tuple[str, ...]
+) -> None:
+    assert languages_named(question) == named
+
+
+def test_the_words_naming_them_are_folded() -> None:
+    assert language_words("In the GERMAN part, which word …") == {"german": ("GERMAN",)}
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "expected"),
+    [
+        ("A raposa marrom rápida salta sobre o cão preguiçoso.", "PORTUGUESE", True),
+        ("über den faulen Hund.", "GERMAN", True),
+        ("Genehmigung wird hiermit kostenlos erteilt", "GERMAN", True),
+        # low accuracy reads these as another language; the second look reads English
+        ("- Lots of whitespace", "SWEDISH", False),
+        ("Here's the attachments!", "GERMAN", False),
+        ("Permission is hereby granted, free of charge", "GERMAN", False),
+        ("A raposa marrom rápida salta sobre o cão preguiçoso.", "SPANISH", False),
+        ("Le chien", "FRENCH", False),  # too short to tell
+    ],
+)
+def test_a_sentence_is_written_in_a_language(text: str, language: str, expected: bool) -> None:
+    assert written_in(text, language) is expected

@@ -31,10 +31,15 @@ SENTENCE_END = re.compile(r"[.!?]\s+")
 #: A soft line break inside a sentence (PDF layout): not after a sentence's end or a colon, not
 #: before a list item ("•", "-", "*", "1." or "1)").
 SOFT_BREAK = re.compile(r"(?<![.:!?])\n(?!\s*(?:[•\-*]|\d+[.)]\s))")
+#: Lower-case Latin letters, accented ones too ("über den faulen Hund", "été", "ça").
+_LATIN_LOWER = "".join(chr(i) for i in range(0x250) if chr(i).islower())
 #: A line break inside a sentence: the line does not end a sentence (any script) or a label and
-#: the next one goes on in lower case, or the line ends on a comma and the next goes on with a
-#: number ("delivered on January 23,\n2023."): text extracted from PDFs and wrapped plain text.
-WRAPPED_LINE = re.compile(r"(?<![.!?:;。！？])[ \t]*\n[ \t]*(?=[a-z])|(?<=,)[ \t]*\n[ \t]*(?=\d)")
+#: the next one goes on in lower case (a Latin letter), or the line ends on a comma and the next
+#: goes on with a number ("delivered on January 23,\n2023."): text extracted from PDFs and
+#: wrapped plain text.
+WRAPPED_LINE = re.compile(
+    rf"(?<![.!?:;。！？])[ \t]*\n[ \t]*(?=[{_LATIN_LOWER}])|(?<=,)[ \t]*\n[ \t]*(?=\d)"
+)
 #: Just after a sentence's end and one blank, as a look-behind to build a pattern with ("a chat
 #: role turn at a sentence's start").
 AFTER_SENTENCE_END = r"(?<=[.!?]\s)"

@@ -67,3 +67,17 @@ def test_an_abbreviation_before_a_figure_holds_the_word_it_stands_for() -> None:
     assert spelled_out("There is no way.") == []
     scores = lexical_scores("What is the bill number?", ["Bill no. 3139", "Bill amount CHF 3949"])
     assert scores[0] > scores[1]
+
+
+def test_a_line_going_on_in_an_accented_lower_case_letter_is_the_same_sentence() -> None:
+    """OCR of eurotext.tif: "Der schnelle braune Fuchs springt" / "über den faulen Hund." was
+    split in two (only a-z counted as lower case), and each half read as its language alone."""
+    from service.answering.retrieval import split_sentences
+
+    text = "Der schnelle braune Fuchs springt\nüber den faulen Hund. Le renard\n«rapide» saute."
+    assert split_sentences(text) == [
+        "Der schnelle braune Fuchs springt über den faulen Hund.",
+        "Le renard",
+        "«rapide» saute.",
+    ]
+    assert split_sentences("Il a\nété vu.\nÇa va.") == ["Il a été vu.", "Ça va."]

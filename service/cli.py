@@ -370,11 +370,11 @@ def models_assemble(settings: HearthSettings) -> None:
     """Assemble split bundled models into the models folder and check their sha256."""
     from tqdm import tqdm
 
-    from core.bundled import SPLIT_GGUFS, assemble, assembled_ok
+    from core.bundled import SPLIT_FOLDERS, SPLIT_GGUFS, assemble, assembled_ok
 
-    for model in SPLIT_GGUFS.values():
+    for model in [*SPLIT_GGUFS.values(), *SPLIT_FOLDERS.values()]:
         if assembled_ok(model, settings.models_dir):
-            click.echo(f"{model.name}: ready ({settings.models_dir / model.filename})")
+            click.echo(f"{model.name}: ready ({assemble(model, settings.models_dir)})")
             continue
         with tqdm(
             total=model.size, unit="B", unit_scale=True, desc=model.name, file=sys.stderr

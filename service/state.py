@@ -49,7 +49,7 @@ class Hearth:
     @cached_property
     def speech(self) -> SpeechModel:
         """Whisper for voice questions; loads on first use, freed when idle."""
-        return SpeechModel(self.settings.speech)
+        return SpeechModel(self.settings.speech, self.settings.models_dir)
 
     @cached_property
     def tts(self) -> TextToSpeech:

@@ -65,7 +65,9 @@ class LoaderContext:
     def create(cls, settings: HearthSettings | None = None) -> LoaderContext:
         """A context on ``settings`` (default: settings from the environment)."""
         settings = settings or load_settings()
-        return cls(settings, SpeechModel(settings.speech), OcrModel(settings.ocr))
+        return cls(
+            settings, SpeechModel(settings.speech, settings.models_dir), OcrModel(settings.ocr)
+        )
 
 
 class ContextLoader:

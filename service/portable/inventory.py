@@ -13,7 +13,9 @@ from pathlib import Path
 from core.bundled import (
     PACKAGED,
     PACKAGED_SHA256,
+    SPLIT_FOLDERS,
     SPLIT_GGUFS,
+    assemble,
     assembled_ok,
     package_dir,
     sha256_file,
@@ -69,6 +71,20 @@ def bundled_models(settings: HearthSettings) -> list[ModelFile]:
                 str(target) if ready else "",
                 model.size,
                 model.sha256,
+                origin + ("" if ready else "; not assembled (hearth models assemble)"),
+            )
+        )
+    for folder in SPLIT_FOLDERS.values():
+        ready = assembled_ok(folder, settings.models_dir)
+        weights = assemble(folder, settings.models_dir) if ready else ""
+        origin = f"assembled from {folder.parts} pip packages {folder.pip_names[0]}..{folder.parts}"
+        rows.append(
+            ModelFile(
+                folder.name,
+                "speech",
+                str(weights),
+                folder.size,
+                folder.sha256,
                 origin + ("" if ready else "; not assembled (hearth models assemble)"),
             )
         )

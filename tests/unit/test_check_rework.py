@@ -177,3 +177,27 @@ def test_a_number_is_tied_to_the_name_it_is_given_for() -> None:
     q = "In the Word document's sheet, what is Roy Berry's first phone?"
     said = "In the Word document's sheet, Roy Berry's first phone is 229.077.5154 [1]."
     assert unlinked(said, [row], q) == []
+
+
+def test_a_language_named_as_the_part_to_read_is_no_name_to_tie_an_answer_to() -> None:
+    """Held-out dev h207, after whisper-base read the German half of multilingual.mp3: the
+    right reply "Genehmigung" was replaced as "Genehmigung with German" (no passage ties the
+    word to "German"). "German" of "the German part" names the part to read, and the passage
+    holding German sentences holds it."""
+    question = (
+        "In the German part of the recording, which German word is used for the permission "
+        "that is granted?"
+    )
+    german = (
+        "Jedem, der diese Software und die dazugehörigen Dokumentationsdateien erhält, wird "
+        "hiermit unentgeltlich die Genehmigung erteilt, mit der Software uneingeschränkt zu "
+        "verfahren."
+    )
+    reply = "In the German part of the recording, the word used is “Genehmigung” [1]."
+    assert unlinked(reply, [german], question) == ["Genehmigung with German"]
+    assert unlinked(reply, [german], question, references=["german"]) == []
+    grounding = check(reply, {1: german}, "", question)
+    assert grounding.unlinked == [] and grounding.unmentioned == [] and grounding.grounded
+    # a passage with no German sentence: the language stays a word no passage mentions
+    english = "Permission is hereby granted, free of charge, to any person obtaining a copy."
+    assert check(reply, {1: english}, "", question).unmentioned == ["German"]

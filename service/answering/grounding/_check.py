@@ -383,7 +383,11 @@ def check(
         incomplete=states_nothing(answer, question, (labels or {}).values()),
         unmentioned=unmentioned,
         unlinked=unlinked(
-            answer, passages.values(), question, [(labels or {}).get(n, "") for n in passages]
+            answer,
+            passages.values(),
+            question,
+            [(labels or {}).get(n, "") for n in passages],
+            named,
         ),
         unbound=unbound(answer, pool, question),
         invented=invented(answer, [*passages.values(), *whole, *(labels or {}).values()], question),

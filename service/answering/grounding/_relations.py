@@ -86,7 +86,11 @@ def _numbers_unlinked(
 
 
 def unlinked(
-    answer: str, passages: Iterable[str], question: str, labels: Iterable[str] = ()
+    answer: str,
+    passages: Iterable[str],
+    question: str,
+    labels: Iterable[str] = (),
+    references: Iterable[str] = (),
 ) -> list[str]:
     """The pairings of ``answer`` that no passage ties: for each answer sentence stating names
     of ``question`` and other names that the passages hold, ``"Costa with Meadow"`` when no
@@ -95,8 +99,12 @@ def unlinked(
     and its numbers of two or more digits no such place holds with one of the question's
     names it states (``_numbers_unlinked``: "202 493 2251 with Roy Berry"). Units and codes
     (words with digits) are not names here; names the passages do not hold at all are the
-    grounding check's business, not this one's. Empty when the question names nothing."""
-    asked = {fold(n) for n in names_in(question) if _is_name(n)}
+    grounding check's business, not this one's. ``references``: the question's words (folded)
+    for its document or the part to read ("Word", "German" of "the German part": see
+    ``references`` and ``languages_held``), not names an answer is tied to ("Genehmigung"
+    given for "the German part" is not a name of another file's German). Empty when the
+    question names nothing."""
+    asked = {fold(n) for n in names_in(question) if _is_name(n)} - set(references)
     if not asked:
         return []
     given = list(passages)

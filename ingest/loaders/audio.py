@@ -91,6 +91,17 @@ class AudioLoader(ContextLoader):
 
     file_type = "audio"
 
+    @property
+    def library(self) -> str:
+        """The speech models that read recordings (``hearth formats``)."""
+        speech = self.context.settings.speech
+        second = (
+            f"; speech it cannot read (another language): {speech.second_model}, multilingual"
+            if speech.second_model
+            else ""
+        )
+        return f"faster-whisper, {speech.model}{second}"
+
     def load(self, path: Path) -> list[Section]:
         """Sections of the transcript, each with its start and end in seconds."""
         transcript = self.context.speech.transcribe(path, path.name, per_channel=True)

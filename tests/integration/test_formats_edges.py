@@ -110,6 +110,9 @@ def test_hearth_formats_lists_every_kind(tmp_path: Path) -> None:
     }
     assert expected <= set(rows)
     assert rows["pptx"]["library"] == "python-pptx" and "slide" in rows["pptx"]["provenance"]
+    # recordings: tiny.en, and the multilingual model for speech it cannot read
+    assert "whisper-tiny.en" in rows["audio"]["library"], rows["audio"]
+    assert "whisper-base, multilingual" in rows["audio"]["library"], rows["audio"]
     assert ".py" in rows["code"]["extensions"] and "makefile" in rows["code"]["extensions"]
     table = run_hearth(tmp_path / "data", "formats", timeout=120)
     assert table.returncode == 0 and "XlsxLoader" in table.stdout and "openpyxl" in table.stdout

@@ -211,7 +211,7 @@ class Retriever:
             self._in_languages(languages, [*fused[:pool], *kind_best]) if languages else set()
         )
         missing = (kind_best | in_language) - {chunk.id for chunk, _, _ in scored}
-        if missing:  # searched inside the kind, ranked below the k fused: added after them
+        if missing:  # kept above but ranked below the k fused: added after them
             with self.kb.db.session() as s:
                 by_id = catalogue.chunks_with_documents(s, sorted(missing))
             for chunk, doc in by_id.values():

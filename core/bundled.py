@@ -166,7 +166,7 @@ def _part_name(model: SplitGGUF, i: int) -> str:
     return f"{model.filename}.part{i}" if isinstance(model, SplitFolder) else f"part{i:02d}.bin"
 
 
-def _target(model: SplitGGUF, models_dir: Path) -> Path:
+def assembled_path(model: SplitGGUF, models_dir: Path) -> Path:
     """Where ``model`` is assembled: its file in ``models_dir``, or in its own folder there."""
     if isinstance(model, SplitFolder):
         return models_dir / model.name / model.filename
@@ -194,7 +194,7 @@ def _marker(path: Path) -> Path:
 def assembled_ok(model: SplitGGUF, models_dir: Path) -> bool:
     """True when the assembled file is there, of the right size, and was verified before (and,
     for a folder, its other files are there)."""
-    target = _target(model, models_dir)
+    target = assembled_path(model, models_dir)
     marker = _marker(target)
     if not target.exists() or target.stat().st_size != model.size or not marker.exists():
         return False
@@ -213,7 +213,7 @@ def assemble(
 ) -> Path:
     """Concatenate the parts in order into ``models_dir`` (a ``SplitFolder`` into its own
     folder there, its other files copied beside), verify the sha256, return the file's path."""
-    target = _target(model, models_dir)
+    target = assembled_path(model, models_dir)
     if assembled_ok(model, models_dir):
         return target
     parts = _part_paths(model)

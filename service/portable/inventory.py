@@ -15,8 +15,9 @@ from core.bundled import (
     PACKAGED_SHA256,
     SPLIT_FOLDERS,
     SPLIT_GGUFS,
-    assemble,
+    SplitGGUF,
     assembled_ok,
+    assembled_path,
     package_dir,
     sha256_file,
 )
@@ -60,31 +61,20 @@ def _packaged(name: str) -> ModelFile:
 def bundled_models(settings: HearthSettings) -> list[ModelFile]:
     """The bundled models, installed or not."""
     rows = []
-    for model in SPLIT_GGUFS.values():
-        target = settings.models_dir / model.filename
+    split: list[tuple[str, SplitGGUF]] = [
+        *(("llm", m) for m in SPLIT_GGUFS.values()),
+        *(("speech", m) for m in SPLIT_FOLDERS.values()),
+    ]
+    for kind, model in split:
         ready = assembled_ok(model, settings.models_dir)
         origin = f"assembled from {model.parts} pip packages {model.pip_names[0]}..{model.parts}"
         rows.append(
             ModelFile(
                 model.name,
-                "llm",
-                str(target) if ready else "",
+                kind,
+                str(assembled_path(model, settings.models_dir)) if ready else "",
                 model.size,
                 model.sha256,
-                origin + ("" if ready else "; not assembled (hearth models assemble)"),
-            )
-        )
-    for folder in SPLIT_FOLDERS.values():
-        ready = assembled_ok(folder, settings.models_dir)
-        weights = assemble(folder, settings.models_dir) if ready else ""
-        origin = f"assembled from {folder.parts} pip packages {folder.pip_names[0]}..{folder.parts}"
-        rows.append(
-            ModelFile(
-                folder.name,
-                "speech",
-                str(weights),
-                folder.size,
-                folder.sha256,
                 origin + ("" if ready else "; not assembled (hearth models assemble)"),
             )
         )

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from functools import cache
 from typing import TYPE_CHECKING
 
-from core.text import SENTENCE_OR_LINE_GAP, WRAPPED_LINE, fold
+from core.text import fold, split_sentences
 
 if TYPE_CHECKING:
     from lingua import Language, LanguageDetector
@@ -135,8 +135,4 @@ def holds_language(text: str, languages: Iterable[str]) -> bool:
     """True when a sentence or line of ``text`` is written in one of ``languages`` (lingua
     names)."""
     wanted = tuple(languages)
-    return any(
-        written_in(s, language)
-        for s in SENTENCE_OR_LINE_GAP.split(WRAPPED_LINE.sub(" ", text))
-        for language in wanted
-    )
+    return any(written_in(s, language) for s in split_sentences(text) for language in wanted)

@@ -14,7 +14,7 @@ Public:
   ``WIDE_SENTENCE_GAP`` (CJK stops too), ``CITED_SENTENCE_GAP``, ``CLAUSE_GAP``, ``CLAUSE_END_GAP``,
   ``CHUNK_SENTENCE_GAP``, ``STATEMENT_GAP``, ``SENTENCE_GAP_BEFORE_CAPITAL``, ``SENTENCE_END``,
   ``STOP_AND_BLANK``, ``AFTER_SENTENCE_END``, and the breaks inside a sentence ``SOFT_BREAK``,
-  ``WRAPPED_LINE``;
+  ``WRAPPED_LINE``, and a text's sentences ``split_sentences``;
 - numbers: ``NUMBER``, ``MULTI_DIGIT_NUMBER``, ``NUMBER_OR_WORD``, ``NUMERIC_CELL``, ``FIGURE``,
   ``number_key`` and ``number_keys`` (other locales' separators: "2,32,822", "1.234,5",
   "3'949.75"), year ranges and seasons ``YEAR_RANGE``, ``ranges`` ("1991–92", "2021/22"),
@@ -83,6 +83,7 @@ from core.text._sentences import (
     STOP_AND_BLANK,
     WIDE_SENTENCE_GAP,
     WRAPPED_LINE,
+    split_sentences,
 )
 from core.text._spelling import american, content_stems
 from core.text._words import (
@@ -153,6 +154,7 @@ __all__ = [
     "ranges",
     "repair",
     "spelled_out",
+    "split_sentences",
     "stem",
     "stems",
 ]

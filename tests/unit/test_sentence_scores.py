@@ -81,3 +81,18 @@ def test_a_line_going_on_in_an_accented_lower_case_letter_is_the_same_sentence()
         "«rapide» saute.",
     ]
     assert split_sentences("Il a\nété vu.\nÇa va.") == ["Il a été vu.", "Ça va."]
+
+
+def test_a_line_ending_on_a_comma_goes_on_into_the_next() -> None:
+    """Held-out dev h036 ("Who signed the memo?"): "Best Regards," and "Mallori" were two
+    sentences, and fitting kept the sign-off without the name. A comma ends no sentence; a
+    colon, a stop or a line of its own still do."""
+    from core.text import split_sentences
+
+    memo = "May 5, 2023\nTo Whom it May Concern:\nThere were 3 trucks.\nBest Regards,\nMallori"
+    assert split_sentences(memo) == [
+        "May 5, 2023",
+        "To Whom it May Concern:",
+        "There were 3 trucks.",
+        "Best Regards, Mallori",
+    ]

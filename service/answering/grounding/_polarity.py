@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.text import SENTENCE_OR_LINE_GAP, WORD, WRAPPED_LINE, content_stems, fold
+from core.text import WORD, content_stems, fold, split_sentences
 
 #: A question asking yes or no: it opens with an auxiliary verb.
 _YES_NO = re.compile(
@@ -153,7 +153,7 @@ def polarity(question: str, reply: str, passages: dict[int, str]) -> Polarity | 
     best: list[tuple[int, str]] = []
     best_share = MIN_SHARE
     for number, text in passages.items():
-        for sentence in SENTENCE_OR_LINE_GAP.split(WRAPPED_LINE.sub(" ", text)):
+        for sentence in split_sentences(text):
             share = len(asked & content_stems(sentence)) / len(asked)
             if share > best_share + 1e-9:
                 best, best_share = [(number, sentence)], share

@@ -154,10 +154,12 @@ def _extension(path: str) -> str:
     return PurePosixPath(name).suffix.lower().lstrip(".")
 
 
-def _pieces(path: str) -> set[str]:
-    """The words of a document's file name (its last path part, extension out), folded."""
+def _pieces(path: str, generic: bool = False) -> set[str]:
+    """The words of a document's file name (its last path part, extension out), folded; the
+    ``_GENERIC`` ones too when ``generic``."""
     stem = PurePosixPath(path.rsplit("/", 1)[-1]).stem
-    return {p for p in _PIECE.findall(fold(stem)) if len(p) >= 3 and not p.isdigit()} - _GENERIC
+    found = {p for p in _PIECE.findall(fold(stem)) if len(p) >= 3 and not p.isdigit()}
+    return found if generic else found - _GENERIC
 
 
 #: Where a camel-cased or numbered name joins its words ("CantinaBand3": Cantina|Band|3).
@@ -274,6 +276,19 @@ def _words(question: str) -> set[str]:
     return words | {one for w in words if (one := _singular(w))}
 
 
+def _referenced(question: str) -> set[str]:
+    """The words of ``question`` (and their singulars) used as a reference: a determiner or a
+    possessive ("Robert Schneider's bill") at most ``_REFERENCE_REACH`` words before them ("the
+    memo", "the total bill amount"), not "how many days" or "per day"."""
+    words = _PIECE.findall(fold(question))
+    out: set[str] = set()
+    for i, word in enumerate(words):
+        before = set(words[max(0, i - _REFERENCE_REACH) : i])
+        if _DETERMINERS & before or "s" in before:
+            out |= {word} | ({one} if (one := _singular(word)) else set())
+    return out
+
+
 #: Words that make the kind word after them a reference to a document ("the scanned page", "my
 #: e-mails", "this spreadsheet", "the Stanley Cups spreadsheet").
 _DETERMINERS = frozenset(
@@ -298,6 +313,23 @@ def kinds_named(question: str) -> set[str]:
     return named
 
 
+def _share(
+    own: set[str], words: set[str], referenced: set[str], sharing: dict[str, int], whole: set[str]
+) -> float:
+    """The share of a file name's pieces (``own``, generic words out) that the question's
+    ``words`` name, counting pieces shared by at most ``MAX_SHARING`` documents. A name made of
+    kind words only ("sample-presentation.pptx") counts only when the question says every word
+    of it, generic ones too ("the sample presentation", not "the presentation on ..."); a name
+    named in part only when a named piece is ``referenced`` ("the memo" for fake-memo.pdf, not
+    "how many days" for family-day.eml)."""
+    named = {p for p in own & words if sharing[p] <= MAX_SHARING}
+    if own <= KINDS.keys():
+        return 1.0 if whole <= words else 0.0
+    if len(named) < len(own) and not named & referenced:
+        return 0.0
+    return len(named) / len(own)
+
+
 class DocumentNames:
     """The library's document names, read again when the catalogue changes (its chunk count
     and highest chunk id), and the documents a question names."""
@@ -307,6 +339,7 @@ class DocumentNames:
         self._lock = threading.Lock()
         self._signature: tuple[int, int] | None = None
         self._pieces: dict[int, set[str]] = {}
+        self._whole: dict[int, set[str]] = {}  # with the generic pieces
         self._joined: dict[str, frozenset[str]] = {}
         self._types: dict[int, str] = {}
         self._heads: dict[int, Head] = {}
@@ -320,6 +353,7 @@ class DocumentNames:
             paths = catalogue.document_paths(s)
             heads = catalogue.first_chunks(s)
         self._pieces = {i: _pieces(p) for i, p in paths}
+        self._whole = {i: _pieces(p, generic=True) for i, p in paths}
         self._joined = {piece: w for _, p in paths for piece, w in joined_words(p).items()}
         self._types = {i: _extension(p) for i, p in paths}
         self._heads = {i: head_of(text, prov) for i, (text, prov) in heads.items()}
@@ -343,6 +377,7 @@ class DocumentNames:
         ``MIN_SHARE`` of them, each shared by at most ``MAX_SHARING`` documents; the largest
         share wins; among the documents of the kind it names, if any), and the kinds it names."""
         words = _words(question)
+        referenced = _referenced(question)
         kinds = {e for w in kinds_named(question) for e in KINDS[w]}
         if _WORD_FILE.search(question):
             kinds |= KINDS["docx"]
@@ -352,7 +387,9 @@ class DocumentNames:
             pieces = self._pieces
             joined = self._joined
         # a camel-cased piece is named by all of its words ("Cantina band": "CantinaBand3")
-        words |= {piece for piece, parts in joined.items() if parts <= words}
+        camel = {piece for piece, parts in joined.items() if parts <= words}
+        words |= camel
+        referenced |= camel
         if extensions:  # "the sample presentation": among the presentations first
             of_kind = {i: own for i, own in pieces.items() if self._types.get(i) in extensions}
             pieces = of_kind or pieces
@@ -361,7 +398,7 @@ class DocumentNames:
             for p in own:
                 sharing[p] = sharing.get(p, 0) + 1
         score = {
-            i: len({p for p in own & words if sharing[p] <= MAX_SHARING}) / len(own)
+            i: _share(own, words, referenced, sharing, self._whole.get(i, own))
             for i, own in pieces.items()
             if own
         }

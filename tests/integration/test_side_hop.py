@@ -50,7 +50,7 @@ def test_each_side_of_a_days_between_question_is_searched(retriever: Retriever) 
     assert ethiopian and _computed(ethiopian) is None  # one side's date alone: nothing computed
     both = side_hop(retriever, ethiopian, asked, lambda ps: _computed(ps) is not None)
     # numbered past the given passage, whatever its rank (2 on the scaled pass)
-    assert len(both) == 2 and both[1].named and both[1].number == ethiopian[0].number + 1
+    assert len(both) == 2 and both[1].kept and both[1].number == ethiopian[0].number + 1
     assert "October 29, 2018" in both[1].text
     assert _computed(both) == "March 10, 2019 - October 29, 2018 = 132 days"
     # the hops an answer takes: whatever the first search found, the result is computed

@@ -66,8 +66,21 @@ def second_hop(
     )
     if not new:  # the question's own words outranked the names (e.g. ranking without IDF)
         new = bridged(retriever.retrieve(" ".join(names), filters=filters, relative_margin=1.0))
-    new = new[: min(extra, top_k - len(passages))]
-    return passages + [replace(p, number=_next_number(passages) + i) for i, p in enumerate(new)]
+    return _appended(passages, new[: min(extra, top_k - len(passages))])
+
+
+def _appended(passages: list[Passage], new: list[Passage], kept: bool = False) -> list[Passage]:
+    """``passages`` then ``new``, numbered after them and ``kept`` as given. A new passage is
+    ``named`` only when its document is one the question named: a hop's own query may name
+    another ("How many people died in the Ethiopian Airlines Flight 302 accident?": the hop
+    for "Lion Air" came back named, and fitting gave its sentences the first passage's
+    "resulting in 157 fatalities")."""
+    named = {p.document_id for p in passages if p.named}
+    start = _next_number(passages)
+    return passages + [
+        replace(p, number=start + i, named=p.document_id in named, kept=kept)
+        for i, p in enumerate(new)
+    ]
 
 
 def _next_number(passages: Sequence[Passage]) -> int:
@@ -87,7 +100,7 @@ def side_hop(
     """``passages`` plus the fewest passages found for the ``sides`` of an arithmetic question
     (``grounding`` reads them: "the Lion Air Flight 610 accident") that make them ``complete``
     (both inputs found: ``compute`` gives a result); first one passage, then a pair, of the
-    ``SIDE_CANDIDATES`` best each side's own search finds. Appended passages are ``named``, so
+    ``SIDE_CANDIDATES`` best each side's own search finds. Appended passages are ``kept``, so
     fitting to the token budget keeps them. ``passages`` unchanged when they are complete
     already or no candidate completes them."""
     if not sides or complete(passages):
@@ -100,15 +113,10 @@ def side_hop(
                 have.add(p.chunk_id)
                 offered.append(p)
 
-    def appended(extra: list[Passage]) -> list[Passage]:
-        return passages + [
-            replace(p, number=_next_number(passages) + i, named=True) for i, p in enumerate(extra)
-        ]
-
     trials = [[p] for p in offered]
     trials += [[p, q] for i, p in enumerate(offered) for q in offered[i + 1 :]]
     for extra in trials:
-        candidate = appended(extra)
+        candidate = _appended(passages, extra, kept=True)
         if complete(candidate):
             return candidate
     return passages

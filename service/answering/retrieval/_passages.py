@@ -32,13 +32,12 @@ from core.embedder import Embedder
 from core.keywords.base import query_terms
 from core.text import (
     NUMERIC_CELL,
-    STOP_WORDS,
-    fold,
 )
 from core.text import stems as stem_words
 from service.answering.retrieval._languages import in_named_languages
 from service.answering.retrieval._lexical import lexical_scores, stems_of
 from service.answering.retrieval._retriever import Passage
+from service.answering.retrieval._rows import CELL_GAP, carries_headers, value_named_rows
 from service.answering.retrieval._sentences import GAP, split_sentences
 
 #: Passages of at most this many tokens are not cut.
@@ -58,9 +57,6 @@ _TABLE_KEYS = ("sheet", "rows", "row", "table")
 WIDE_ROW_SHARE = 0.5
 #: At most this many leading cells of words name a narrowed row.
 LABEL_CELLS = 3
-_CELL_GAP = " | "
-#: A row's value of words at least this long may be how a question names it (``focus_rows``).
-MIN_NAME_CHARS = 3
 
 
 def same_text_key(text: str) -> str:
@@ -96,8 +92,7 @@ def is_tabular(p: Passage) -> bool:
 def rows_carry_headers(p: Passage) -> bool:
     """True for a table passage whose rows each name their columns ("Item: Oak shelf | Q2 2026:
     22.4", as ingest/loaders/tables.py writes them): any row means something on its own."""
-    rows = [ln for ln in p.text.splitlines() if "|" in ln]
-    return bool(rows) and sum(": " in ln for ln in rows) >= len(rows) / 2
+    return carries_headers(p.text)
 
 
 @dataclass
@@ -183,7 +178,7 @@ def narrow_row(row: str, question: str) -> str:
     "In which city is the customer who works for Murillo-Perry?" keeps "City: ..." and
     "Company: Murillo-Perry"). Unchanged when no later cell holds any of them, or when every
     cell would be kept."""
-    cells = row.split(_CELL_GAP)
+    cells = row.split(CELL_GAP)
     asked = set(stem_words(query_terms(question).words))
     if len(cells) < 3 or not asked:
         return row
@@ -214,21 +209,7 @@ def narrow_row(row: str, question: str) -> str:
         out.append(cells[i])
     if keep[-1] < len(cells) - 1:
         out.append(GAP.strip())
-    return _CELL_GAP.join(out)
-
-
-def _named_values(row: str) -> list[str]:
-    """The row's values a question may name it by, each at least ``MIN_NAME_CHARS`` long: its
-    values of words ("Maple Leafs", "TOR"), and its first cell's value even if a figure (a
-    table of years: "Year: 2015")."""
-    values = [c.split(": ", 1)[-1].strip() for c in row.split(_CELL_GAP)]
-    return [
-        v
-        for k, v in enumerate(values)
-        if len(v) >= MIN_NAME_CHARS
-        and (k == 0 or not NUMERIC_CELL.fullmatch(v))
-        and v.lower() not in STOP_WORDS
-    ]
+    return CELL_GAP.join(out)
 
 
 #: Ordinal words a question counts a table's rows by ("the second row").
@@ -268,7 +249,7 @@ def _counted_rows(lines: list[str], rows: list[int], wanted: set[int]) -> set[in
                 if place - 1 in wanted:
                     out.add(k)
         else:
-            header = _CELL_GAP in lines[k] and ": " not in lines[k]
+            header = CELL_GAP in lines[k] and ": " not in lines[k]
             place = 1 if header and k + 1 in rows else 0
     return out
 
@@ -283,14 +264,9 @@ def focus_rows(passage: Passage, question: str) -> Passage:
     when the question names no row, or every row."""
     if not rows_carry_headers(passage):  # a sheet, or rows of an HTML table among prose
         return passage
-    asked = f" {fold(question)} "
     lines = passage.text.splitlines()
-    rows = [k for k, ln in enumerate(lines) if _CELL_GAP in ln and ": " in ln]
-    named = {
-        k
-        for k in rows
-        if any(re.search(rf"\W{re.escape(fold(v))}\W", asked) for v in _named_values(lines[k]))
-    }
+    rows = [k for k, ln in enumerate(lines) if CELL_GAP in ln and ": " in ln]
+    named = value_named_rows(lines, question)
     if "rows" not in passage.provenance:
         named |= _counted_rows(lines, rows, rows_numbered(question))
     if not named or len(named) == len(rows):
@@ -330,16 +306,23 @@ def fit_passages(
     at all; rows that do are pieces, like sentences, a table's rows are first cut to those the
     question names by a value (``focus_rows``), and a row over ``WIDE_ROW_SHARE`` of the
     budget is narrowed to the cells the question names first (``narrow_row``).
-    The first passage, and every passage of a document the question names (``Passage.named``:
-    "the memo" lost its dated sentence to two long handbook passages), always keep at least
-    their best sentence. A question naming a language as the part to read ("the German part")
-    first narrows the passages to their sentences in it (``in_named_languages``). ``budget <=
-    0``, or passages that fit as they are: otherwise unchanged.
+    The first passage, every passage of a document the question names (``Passage.named``:
+    "the memo" lost its dated sentence to two long handbook passages) and every table cut to
+    the rows the question names by a value always keep at least their best sentence or row, and
+    a named document's other sentences come before those of any other document ("Who signed
+    the memo?" lost the memo's "Best Regards, Mallori" to the handbook's sentences on
+    signing). A question naming a language as the part to read ("the German part") first
+    narrows the passages to their sentences in it (``in_named_languages``). ``budget <= 0``, or
+    passages that fit as they are: otherwise unchanged.
     """
     passages = in_named_languages(question, passages)
     if budget <= 0 or not passages:
         return list(passages)
-    passages = [focus_rows(p, question) for p in passages]
+    focused = [focus_rows(p, question) for p in passages]
+    # a table cut to the rows the question names by a value keeps its best one, like the first
+    # passage ("What is Microsoft's ISIN?": the infobox's row lost to prose on Microsoft)
+    row_named = {i for i, (p, f) in enumerate(zip(passages, focused, strict=True)) if p is not f}
+    passages = focused
     sizes = [count_tokens(p.text) for p in passages]
     if sum(sizes) <= budget:
         return list(passages)  # everything fits: nothing to score
@@ -386,13 +369,15 @@ def fit_passages(
 
     candidates = [x for x in flat if not x.heading]
     # the first passage's best sentence, and each named document's passage's best, are kept
-    kept_first = {0} | {i for i, p in enumerate(passages) if p.named}
+    kept_first = {0} | {i for i, p in enumerate(passages) if p.named or p.kept} | row_named
     tops = [
         max(pieces, key=lambda x: x.score)
         for i in sorted(kept_first)
         if (pieces := [x for x in candidates if x.passage == i])
     ]
     rest = sorted((x for x in candidates if all(x is not t for t in tops)), key=lambda x: -x.score)
+    # then the named documents' other sentences, before any other document's (sorted is stable)
+    rest.sort(key=lambda x: not passages[x.passage].named)
     order = [*tops, *rest]
     for n, piece in enumerate(order):
         if not take(piece, force=n < len(tops)):

@@ -19,6 +19,7 @@ from core.provenance import describe
 from core.text import holds_all, latin_share, names_in
 from service.answering.retrieval._documents import DocumentNames
 from service.answering.retrieval._lexical import lexical_scores
+from service.answering.retrieval._rows import names_a_row
 from service.answering.retrieval._speakers import (
     asked_speaker,
     by_speaker,
@@ -46,8 +47,12 @@ class Passage:
     #: The chunk's whole text when ``text`` is a cut of it (``fit_passages``); "" when whole.
     whole: str = ""
     #: Its document is one the question names ("the memo", a file's name or title, an author):
-    #: fitting keeps at least its best sentence, as for the first passage.
+    #: fitting keeps at least its best sentence, as for the first passage, and fits its other
+    #: sentences before any other document's.
     named: bool = False
+    #: Found for a side of an arithmetic question (``side_hop``): fitting keeps at least its
+    #: best sentence.
+    kept: bool = False
 
     @property
     def label(self) -> str:
@@ -66,6 +71,7 @@ class Passage:
         data = asdict(self)
         data.pop("whole")  # the model and the user see ``text``
         data.pop("named")
+        data.pop("kept")
         data["copies"] = [c.as_dict() for c in self.copies]
         return {**data, "name": Path(self.path).name, "label": self.label}
 
@@ -164,8 +170,10 @@ class Retriever:
         rankings: list[list[int]] = []
         if method in ("hybrid", "dense"):
             rankings.append(self._dense(vector, pool, filters))
+        keywords: list[int] = []
         if method in ("hybrid", "bm25"):
-            rankings.append([h.chunk_id for h in self.keywords.search(question, pool, filters)])
+            keywords = [h.chunk_id for h in self.keywords.search(question, pool, filters)]
+            rankings.append(keywords)
         # A document the question names ("the Stanley Cups spreadsheet", "the recording") is
         # searched once more alone: its ranking fused in lifts its chunks.
         named = self.documents.named(question)
@@ -210,7 +218,11 @@ class Retriever:
         in_language = (
             self._in_languages(languages, [*fused[:pool], *kind_best]) if languages else set()
         )
-        missing = (kind_best | in_language) - {chunk.id for chunk, _, _ in scored}
+        # The keyword search's first chunk, a table with a row the question names by a value
+        # ("What is Microsoft's ISIN?": the infobox's "ISIN" row): kept, however low the
+        # cosine of a table's text (0.39 against 0.58 for prose about Microsoft).
+        row_named = self._row_named(question, keywords[:1])
+        missing = (kind_best | in_language | row_named) - {chunk.id for chunk, _, _ in scored}
         if missing:  # kept above but ranked below the k fused: added after them
             with self.kb.db.session() as s:
                 by_id = catalogue.chunks_with_documents(s, sorted(missing))
@@ -243,8 +255,11 @@ class Retriever:
                 or item[1].id in by_name
                 or item[0].id in kind_best
                 or item[0].id in in_language
+                or item[0].id in row_named
                 or by_speaker(item[0].provenance or {}, number, name)
             ]
+            spoken = {c.id for c, _, _ in scored if by_speaker(c.provenance or {}, number, name)}
+            scored = _behind_named(scored, by_name, in_language | spoken)
         return _as_passages(scored, by_name)
 
     def _kind_best(self, question: str, own: list[list[int]]) -> set[int]:
@@ -267,6 +282,15 @@ class Retriever:
         if float(scores.max()) > 0.0:
             best.add(held[int(np.argmax(scores))])  # argmax: the first of equal scores
         return best
+
+    def _row_named(self, question: str, ids: list[int]) -> set[int]:
+        """Of the chunk ``ids``, those that are tables with a row ``question`` names by a value
+        (``names_a_row``)."""
+        if not ids:
+            return set()
+        with self.kb.db.session() as s:
+            by_id = catalogue.chunks_with_documents(s, ids)
+        return {cid for cid, (chunk, _) in by_id.items() if names_a_row(chunk.text, question)}
 
     def _in_languages(self, languages: tuple[str, ...], ids: list[int]) -> set[int]:
         """Of the chunk ``ids`` (best first), the first ``LANGUAGE_KEPT`` holding a sentence in
@@ -306,11 +330,31 @@ class Retriever:
         return _as_passages(scored)
 
 
+def _behind_named(
+    scored: list[tuple[Any, Any, float]], by_name: set[int], kept: set[int]
+) -> list[tuple[Any, Any, float]]:
+    """``scored`` (chunk, document, cosine) without the other documents' chunks that read less
+    like the question than the best chunk of a document it names by name (``by_name``): those
+    are the neighbours the 1.5B takes a value from (held-out dev h096: "the sample
+    presentation's table" answered "Green" from another deck's table). Chunk ids in ``kept``
+    stay."""
+    best = max((c for _, doc, c in scored if doc.id in by_name), default=None)
+    if best is None:
+        return scored
+    return [
+        item for item in scored if item[1].id in by_name or item[2] >= best or item[0].id in kept
+    ]
+
+
 def _as_passages(
     scored: list[tuple[Any, Any, float]], named: set[int] | None = None
 ) -> list[Passage]:
     """(chunk, document, cosine) rows as passages numbered from 1; ``named``: the ids of the
-    documents the question names."""
+    documents the question names by name, whose passages come first (in their order: "Who
+    signed the memo?" was answered from handbook passages on signing numbered before the
+    memo's)."""
+    named = named or set()
+    scored = sorted(scored, key=lambda item: item[1].id not in named)  # stable
     return [
         Passage(
             number=i,
@@ -321,7 +365,7 @@ def _as_passages(
             provenance=dict(chunk.provenance or {}),
             score=round(cosine, 4),
             text=chunk.text,
-            named=doc.id in (named or ()),
+            named=doc.id in named,
         )
         for i, (chunk, doc, cosine) in enumerate(scored, start=1)
     ]

@@ -1,0 +1,53 @@
+"""The rows of a table passage a question names by a value ("ISIN", "Maple Leafs"), rows as
+ingest/loaders/tables.py writes them: each cell names its column ("Team: Leafs | Cups: 13")."""
+
+from __future__ import annotations
+
+import re
+
+from core.text import NUMERIC_CELL, STOP_WORDS, fold
+
+#: Between a row's cells.
+CELL_GAP = " | "
+#: A row's value of words at least this long may be how a question names it.
+MIN_NAME_CHARS = 3
+
+
+def _named_values(row: str) -> list[str]:
+    """The row's values a question may name it by, each at least ``MIN_NAME_CHARS`` long: its
+    values of words ("Maple Leafs", "TOR"), and its first cell's value even if a figure (a
+    table of years: "Year: 2015")."""
+    values = [c.split(": ", 1)[-1].strip() for c in row.split(CELL_GAP)]
+    return [
+        v
+        for k, v in enumerate(values)
+        if len(v) >= MIN_NAME_CHARS
+        and (k == 0 or not NUMERIC_CELL.fullmatch(v))
+        and v.lower() not in STOP_WORDS
+    ]
+
+
+def value_named_rows(lines: list[str], question: str) -> set[int]:
+    """Indexes into ``lines`` of the rows (lines with cells naming their columns) that
+    ``question`` names by one of their values, matched whole and case-folded."""
+    asked = f" {fold(question)} "
+    return {
+        k
+        for k, line in enumerate(lines)
+        if CELL_GAP in line
+        and ": " in line
+        and any(re.search(rf"\W{re.escape(fold(v))}\W", asked) for v in _named_values(line))
+    }
+
+
+def carries_headers(text: str) -> bool:
+    """True for table text whose rows each name their columns (at least half of its lines
+    with cells): any row means something on its own."""
+    rows = [ln for ln in text.splitlines() if "|" in ln]
+    return bool(rows) and sum(": " in ln for ln in rows) >= len(rows) / 2
+
+
+def names_a_row(text: str, question: str) -> bool:
+    """True when ``text`` is a table whose rows name their columns and ``question`` names one
+    of its rows by a value."""
+    return carries_headers(text) and bool(value_named_rows(text.splitlines(), question))

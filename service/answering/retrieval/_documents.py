@@ -283,10 +283,16 @@ def _referenced(question: str) -> set[str]:
     words = _PIECE.findall(fold(question))
     out: set[str] = set()
     for i, word in enumerate(words):
-        before = set(words[max(0, i - _REFERENCE_REACH) : i])
-        if _DETERMINERS & before or "s" in before:
+        if _is_reference(words, i, possessive=True):
             out |= {word} | ({one} if (one := _singular(word)) else set())
     return out
+
+
+def _is_reference(words: list[str], i: int, possessive: bool = False) -> bool:
+    """True when a determiner (with ``possessive``, or the "s" of "Robert Schneider's") stands
+    at most ``_REFERENCE_REACH`` words before ``words[i]``."""
+    before = set(words[max(0, i - _REFERENCE_REACH) : i])
+    return bool(_DETERMINERS & before) or (possessive and "s" in before)
 
 
 #: Words that make the kind word after them a reference to a document ("the scanned page", "my
@@ -308,7 +314,7 @@ def kinds_named(question: str) -> set[str]:
     named: set[str] = set()
     for i, word in enumerate(words):
         kind = word if word in KINDS else _singular(word)
-        if kind in KINDS and _DETERMINERS & set(words[max(0, i - _REFERENCE_REACH) : i]):
+        if kind in KINDS and _is_reference(words, i):
             named.add(str(kind))
     return named
 

@@ -30,9 +30,7 @@ import numpy as np
 
 from core.embedder import Embedder
 from core.keywords.base import query_terms
-from core.text import (
-    NUMERIC_CELL,
-)
+from core.text import NUMERIC_CELL
 from core.text import stems as stem_words
 from service.answering.retrieval._languages import in_named_languages
 from service.answering.retrieval._lexical import lexical_scores, stems_of

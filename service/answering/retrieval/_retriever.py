@@ -221,7 +221,7 @@ class Retriever:
         # The keyword search's first chunk, a table with a row the question names by a value
         # ("What is Microsoft's ISIN?": the infobox's "ISIN" row): kept, however low the
         # cosine of a table's text (0.39 against 0.58 for prose about Microsoft).
-        row_named = self._row_named(question, keywords[:1])
+        row_named = self._row_named(question, keywords[:1], scored)
         missing = (kind_best | in_language | row_named) - {chunk.id for chunk, _, _ in scored}
         if missing:  # kept above but ranked below the k fused: added after them
             with self.kb.db.session() as s:
@@ -283,14 +283,17 @@ class Retriever:
             best.add(held[int(np.argmax(scores))])  # argmax: the first of equal scores
         return best
 
-    def _row_named(self, question: str, ids: list[int]) -> set[int]:
+    def _row_named(
+        self, question: str, ids: list[int], scored: list[tuple[Any, Any, float]]
+    ) -> set[int]:
         """Of the chunk ``ids``, those that are tables with a row ``question`` names by a value
-        (``names_a_row``)."""
-        if not ids:
-            return set()
-        with self.kb.db.session() as s:
-            by_id = catalogue.chunks_with_documents(s, ids)
-        return {cid for cid, (chunk, _) in by_id.items() if names_a_row(chunk.text, question)}
+        (``names_a_row``); their texts taken from ``scored`` (already read) where they are."""
+        texts = {chunk.id: chunk.text for chunk, _, _ in scored if chunk.id in ids}
+        if unread := [c for c in ids if c not in texts]:
+            with self.kb.db.session() as s:
+                by_id = catalogue.chunks_with_documents(s, unread)
+            texts |= {cid: chunk.text for cid, (chunk, _) in by_id.items()}
+        return {cid for cid, text in texts.items() if names_a_row(text, question)}
 
     def _in_languages(self, languages: tuple[str, ...], ids: list[int]) -> set[int]:
         """Of the chunk ``ids`` (best first), the first ``LANGUAGE_KEPT`` holding a sentence in

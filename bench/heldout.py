@@ -4,6 +4,7 @@ at it, tune on it) and a ``test`` half (run at the end of a change and reported,
 
     .venv/bin/python bench/heldout.py                    # the dev half, this checkout
     .venv/bin/python bench/heldout.py --split test       # the test half (once, at the end)
+    .venv/bin/python bench/heldout.py --split test --batch 3   # one batch's test half
     .venv/bin/python bench/heldout.py --before ../old    # another checkout first, same run
     .venv/bin/python bench/heldout.py --score DIR/answers.jsonl   # score a (partial) run again
     .venv/bin/python bench/heldout.py --review DIR/answers.jsonl [--before ../old]
@@ -68,10 +69,14 @@ CHECKS = (
 ANSWERING_CHECKS = ("computed", "polarity", "dated")
 
 
-def load_questions(split: str) -> list[dict[str, Any]]:
-    """The questions of ``split`` (``dev``, ``test`` or ``all``), in file order."""
+def load_questions(split: str, batch: int | None = None) -> list[dict[str, Any]]:
+    """The questions of ``split`` (``dev``, ``test`` or ``all``), of one ``batch`` (each batch's
+    files and questions were written together and split on their own; None: every batch), in
+    file order."""
     rows = [json.loads(line) for line in QUESTIONS.read_text().splitlines() if line.strip()]
-    return [q for q in rows if split == "all" or q["split"] == split]
+    return [
+        q for q in rows if (split == "all" or q["split"] == split) and batch in (None, q["batch"])
+    ]
 
 
 def is_right(answer: str, q: dict[str, Any]) -> bool:
@@ -296,15 +301,35 @@ def retrieval(code: Path, data: Path, work: Path, questions: list[dict[str, Any]
     for line in out.read_text().splitlines():
         row = json.loads(line)
         q = questions[row["i"]]
+        answers = q.get("answers") or []
         for kind in (q["kind"], "all"):
-            t = table.setdefault(kind, [0, 0, 0])
+            t = table.setdefault(kind, [0, 0, 0, 0, 0, 0])
             t[0] += 1
             t[1] += q["file"] in row["sources"]
             t[2] += bool(row["sources"]) and row["sources"][0] == q["file"]
-    print(f"\nretrieval ({code})\n{'kind':16s} {'file in passages':>18s} {'file first':>14s}")
+            if answers:  # the gold answer in the passages found, and in those the model is given
+                t[3] += 1
+                t[4] += _holds(row.get("texts", []), answers)
+                t[5] += _holds(row.get("fitted_texts", []), answers)
+    print(
+        f"\nretrieval ({code})\n{'kind':16s} {'file in passages':>18s} {'file first':>14s}"
+        f" {'answer found':>14s} {'answer given':>14s}"
+    )
     for kind in (*sorted(k for k in table if k != "all"), "all"):
-        n, held, first = table[kind]
-        print(f"{kind:16s} {_pct(held, n):>18s} {_pct(first, n):>14s}")
+        n, held, first, answerable, found, given = table[kind]
+        print(
+            f"{kind:16s} {_pct(held, n):>18s} {_pct(first, n):>14s}"
+            f" {_pct(found, answerable):>14s} {_pct(given, answerable):>14s}"
+        )
+    print(
+        "(answer found: every gold group in the passages retrieval found; given: in the passages"
+        " left after the further hops and fitting to the token budget, as the model gets them)"
+    )
+
+
+def _holds(texts: list[str], answers: list[list[str]]) -> bool:
+    joined = "\n".join(texts)
+    return bool(texts) and all(answer_contains(joined, group) for group in answers)
 
 
 def _ids(values: Iterable[str]) -> set[str]:
@@ -314,6 +339,7 @@ def _ids(values: Iterable[str]) -> set[str]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", choices=("dev", "test", "all"), default="dev")
+    ap.add_argument("--batch", type=int, help="only this batch's questions (1, 2, 3; default all)")
     ap.add_argument("--before", type=Path, help="another checkout to run first, same run")
     ap.add_argument("--limit", type=int, help="only N questions (a seeded sample of the split)")
     ap.add_argument("--kinds", help="only these kinds, comma-separated")
@@ -324,7 +350,7 @@ def main() -> None:
     ap.add_argument("--review", type=Path, metavar="ANSWERS", help="review kept replies again")
     ap.add_argument("--retrieval", action="store_true", help="retrieval only (needs --data)")
     args = ap.parse_args()
-    questions = load_questions(args.split)
+    questions = load_questions(args.split, args.batch)
     if args.retrieval:
         if not args.data:
             ap.error("--retrieval needs --data (an ingested data directory)")

@@ -120,21 +120,50 @@ def review_all(raw: Path, out: Path) -> None:
 
 
 def retrieve_all(out: Path, questions: list[str]) -> None:
-    """Only retrieval, with the code on PYTHONPATH: each question's passages (cut as answering
-    cuts them, before the second hop and passage fitting) as file names, best first."""
+    """Only retrieval, with the code on PYTHONPATH: each question's passages as answering finds
+    them (``sources``: file names, best first, before the further hops and passage fitting) and
+    as the model is given them (``fitted``: after the hops and fitting to the passage token
+    budget with the default model's own tokenizer, loaded vocabulary only); ``texts`` and
+    ``fitted_texts`` are their texts."""
+    import llama_cpp
+
+    from core.bundled import resolve_llm
     from core.embedder import create_embedder
     from core.knowledge import KnowledgeBase
     from core.settings import load_settings
-    from service.answering.retrieval import Retriever
+    from service.answering import retrieval as answering
+    from service.answering.orchestration._service import further_hops
 
     settings = load_settings()
     kb = KnowledgeBase(settings)
+    vocab = llama_cpp.Llama(
+        str(resolve_llm(settings.llm.model, settings.models_dir)), vocab_only=True, verbose=False
+    )
+
+    def count_tokens(text: str) -> int:
+        return len(vocab.tokenize(text.encode("utf-8"), add_bos=False, special=True))
+
     try:
-        retriever = Retriever(kb, create_embedder(settings.embedder))
+        retriever = answering.Retriever(kb, create_embedder(settings.embedder))
+        top_k = settings.retrieval.top_k
         with out.open("w") as fh:
             for i, question in enumerate(questions):
                 found = retriever.retrieve(question)
-                row = {"i": i, "sources": [Path(p.path).name for p in found]}
+                hopped = further_hops(retriever, question, found, top_k, answering.Filters())
+                fitted = answering.fit_passages(
+                    question,
+                    answering.merge_identical(hopped),
+                    retriever.embedder,
+                    count_tokens,
+                    settings.retrieval.passage_tokens,
+                )
+                row = {
+                    "i": i,
+                    "sources": [Path(p.path).name for p in found],
+                    "texts": [p.text for p in found],
+                    "fitted": [Path(p.path).name for p in fitted],
+                    "fitted_texts": [p.text for p in fitted],
+                }
                 fh.write(json.dumps(row) + "\n")
     finally:
         kb.close()

@@ -132,7 +132,7 @@ def retrieve_all(out: Path, questions: list[str]) -> None:
     from core.knowledge import KnowledgeBase
     from core.settings import load_settings
     from service.answering import retrieval as answering
-    from service.answering.orchestration._service import further_hops
+    from service.answering.orchestration import further_hops
 
     settings = load_settings()
     kb = KnowledgeBase(settings)

@@ -23,9 +23,9 @@ Public:
   one ``holds_month``;
 - words: ``WORD``, abbreviations before a figure ``ABBREVIATIONS`` and the words they stand
   for ``spelled_out`` ("Bill no. 3139": number), the lists ``NOT_NAMES``, ``CALENDAR_WORDS``,
-  ``STOP_WORDS``, ``NUMBER_CONTEXT_STOP_WORDS``, English stems ``stem``, ``stems``; British
-  and American spellings as one ``american`` and the content stems two texts share
-  ``content_stems``;
+  ``STOP_WORDS``, ``NUMBER_CONTEXT_STOP_WORDS``, ``UNIT_WORDS``, English stems ``stem``,
+  ``stems``; British and American spellings as one ``american`` and the content stems two
+  texts share ``content_stems``;
 - names and numbers a text states and whether another holds them: ``fold``, ``repair``
   (mojibake: "1991â€“92"), ``claims``, ``names_in``, ``holds_all``, ``present``,
   ``asked_numbers``.
@@ -92,6 +92,7 @@ from core.text._words import (
     NOT_NAMES,
     NUMBER_CONTEXT_STOP_WORDS,
     STOP_WORDS,
+    UNIT_WORDS,
     spelled_out,
     stem,
     stems,
@@ -129,6 +130,7 @@ __all__ = [
     "STATEMENT_GAP",
     "STOP_AND_BLANK",
     "STOP_WORDS",
+    "UNIT_WORDS",
     "WIDE_SENTENCE_GAP",
     "WORD",
     "WRAPPED_LINE",

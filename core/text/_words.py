@@ -52,6 +52,21 @@ NUMBER_CONTEXT_STOP_WORDS = frozenset(
     }
 )  # fmt: skip
 
+#: Units, currencies and scale words, as ``stem`` gives them: they say what a number measures,
+#: not what it belongs to, so they bind no number to a thing ("14.2 g/dL" is hemoglobin's, not
+#: vitamin D's, though both are in g/dL).
+UNIT_WORDS = frozenset(
+    {
+        "percent", "per", "cent", "pct", "mg", "dl", "ml", "kg", "km", "cm", "mm", "nm", "lb",
+        "lbs", "oz", "ft", "inch", "yard", "mile", "mph", "kmh", "meter", "metr", "kilomet",
+        "gram", "kilogram", "kilometr", "litr", "liter", "percentag", "mmol", "mol", "iu", "ng",
+        "pg", "mcg", "µg", "μg", "µl", "μl", "ul", "mmhg", "bpm", "kcal", "cal", "kwh", "kw", "mw",
+        "gw", "hz", "khz", "mhz", "ghz", "kb", "mb", "gb", "tb", "usd", "us", "chf", "eur", "gbp",
+        "jpi", "jpy", "inr", "rs", "dollar", "franc", "euro", "pound", "rupe", "million",
+        "billion", "thousand", "mn", "bn", "mio", "mrd", "crore", "lakh",
+    }
+)  # fmt: skip
+
 _LOCAL = threading.local()
 
 

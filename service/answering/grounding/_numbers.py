@@ -24,6 +24,7 @@ from core.text import (
     NUMBER_OR_WORD,
     SENTENCE_GAP,
     SENTENCE_OR_LINE_GAP,
+    UNIT_WORDS,
     YEAR_RANGE,
     fold,
     number_key,
@@ -109,11 +110,13 @@ def near_misses(answer: str, passage: str, question: str = "") -> list[str]:
 
 def unbound(answer: str, passages: list[str], question: str = "") -> list[str]:
     """Numbers of ``answer`` that the passages hold only for something else: no occurrence's
-    context (see ``_contexts``) shares a word with the answer's sentence or the question.
-    "The bananas cost 1.85" from a receipt whose 1.85 is on the line "Oat milk 1.85" gives
-    ``["1.85 (the passages give it for something else)"]``. Numbers the question states, and
-    numbers no passage holds (the grounding check's business), and numbers standing alone on a
-    line (a table whose cells lost their row) are not judged."""
+    context (see ``_contexts``) shares a word with the answer's sentence or the question, units
+    and scale words (``UNIT_WORDS``) aside. "The bananas cost 1.85" from a receipt whose 1.85 is
+    on the line "Oat milk 1.85" gives ``["1.85 (the passages give it for something else)"]``;
+    "vitamin D was 14.2 g/dL" from the line "Hemoglobin 14.2 g/dL" is flagged the same way.
+    Numbers the question states, and numbers no passage holds (the grounding check's business),
+    and numbers standing alone on a line, or with only their unit (a table whose cells lost their
+    row; "`1,186 crore" under its heading), are not judged."""
     contexts = [c for passage in passages for c in _contexts(passage)]
     question_words = _tokens(question)
     flagged: list[str] = []
@@ -121,9 +124,10 @@ def unbound(answer: str, passages: list[str], question: str = "") -> list[str]:
         for m in _own_numbers(sentence):
             key = number_key(m.group(0))
             own = [words for k, words in contexts if k == key]
-            if not own or key in question_words or any(words.keys() <= {key} for words in own):
+            alone = any(words.keys() - UNIT_WORDS <= {key} for words in own)
+            if not own or key in question_words or alone:
                 continue  # not held, asked about, or held alone on a line: nothing to judge by
-            said = (_tokens(sentence) | question_words) - {key}
+            said = (_tokens(sentence) | question_words) - {key} - UNIT_WORDS
             if not any(said & words.keys() for words in own):
                 flagged.append(f"{m.group(0)} (the passages give it for something else)")
     return flagged

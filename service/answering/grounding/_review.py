@@ -80,7 +80,7 @@ def review(
     if read is not None:
         return read.text(), Grounding([read.passage], dated=[read.record()])
     labels = {p.number: p.label for p in passages}
-    wholes = [p.whole for p in passages if p.whole]
+    wholes = {p.number: p.whole for p in passages if p.whole}
     verdict = check(text, texts, system, question, labels=labels, whole=wholes)
     if verdict.invalid_citations:
         text = strip_invalid(text, verdict.invalid_citations)

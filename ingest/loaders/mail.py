@@ -76,9 +76,29 @@ def _attachment(part: Any, n: int, subject: str) -> Attachment | None:
     return Attachment(name, data, {"attachment": name, "message": subject})
 
 
+def _attachment_names(msg: EmailMessage) -> list[str]:
+    """The file names of a message's attachments that carry one, in order, at most 100."""
+    names = []
+    for part in msg.iter_attachments():
+        try:
+            name = part.get_filename()
+        except (ValueError, TypeError, IndexError):  # a malformed header the policy cannot parse
+            name = None
+        if name:
+            names.append(safe_name(name, ""))
+        if len(names) >= MAX_ATTACHMENTS:
+            break
+    return [n for n in names if n]
+
+
 def message_section(msg: EmailMessage, extra: dict[str, Any] | None = None) -> Section:
-    """The message as one section: its headers, a blank line, its body; provenance names it."""
+    """The message as one section: its headers (and the names of its attached files: "which
+    file did she attach?" is asked of the message, whose attachments are documents of their
+    own), a blank line, its body; provenance names it."""
     headers = [f"{name}: {_header(msg, name)}" for name in HEADERS if _header(msg, name)]
+    attached = _attachment_names(msg)
+    if attached:
+        headers.append(f"Attachments: {', '.join(attached)}")
     body = _body(msg).strip()
     subject = _header(msg, "Subject") or "(no subject)"
     prov: dict[str, Any] = {"message": subject, **(extra or {})}

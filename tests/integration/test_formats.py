@@ -155,6 +155,9 @@ def test_email_attachment_is_its_own_linked_document(corpus: Corpus) -> None:
     assert top.label == (
         "invoice.pdf in review.eml, attachment of message “Quarterly review”, page 1"
     )
+    # The message names what it carries: "which file was attached?" is asked of the message.
+    sent = corpus.top("What is the name of the file attached to the Quarterly review message?")
+    assert sent.path == message and "Attachments: invoice.pdf" in sent.text
 
 
 def test_labels_show_the_new_provenance(corpus: Corpus) -> None:

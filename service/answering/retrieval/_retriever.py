@@ -13,12 +13,13 @@ from core import catalogue
 from core.embedder import Embedder
 from core.filters import Filters
 from core.keywords import open_keyword_index
+from core.keywords.base import query_terms
 from core.knowledge import KnowledgeBase
 from core.languages import holds_language, languages_named
 from core.provenance import describe
-from core.text import holds_all, latin_share, names_in
+from core.text import NUMBER_CONTEXT_STOP_WORDS, holds_all, latin_share, names_in, stems
 from service.answering.retrieval._documents import DocumentNames
-from service.answering.retrieval._lexical import lexical_scores
+from service.answering.retrieval._lexical import lexical_scores, stems_of
 from service.answering.retrieval._rows import names_a_row
 from service.answering.retrieval._speakers import (
     asked_speaker,
@@ -85,6 +86,10 @@ METHODS = ("hybrid", "dense", "bm25")
 KIND_CANDIDATES = 5
 #: At most this many chunks holding a language the question names are kept beside the others.
 LANGUAGE_KEPT = 3
+#: Question words ("how", "many", "which") a chunk need not hold to hold the question's words.
+QUESTION_STEMS = frozenset(stems(sorted(NUMBER_CONTEXT_STOP_WORDS)))
+#: The fewest words a question must have for a chunk holding them all to be kept past the margin.
+MIN_WORDS_HELD = 3
 
 
 def reciprocal_rank_fusion(rankings: list[list[int]], k: int = RRF_K) -> list[tuple[int, float]]:
@@ -219,10 +224,12 @@ class Retriever:
             self._in_languages(languages, [*fused[:pool], *kind_best]) if languages else set()
         )
         # The keyword search's first chunk, a table with a row the question names by a value
-        # ("What is Microsoft's ISIN?": the infobox's "ISIN" row): kept, however low the
-        # cosine of a table's text (0.39 against 0.58 for prose about Microsoft).
-        row_named = self._row_named(question, keywords[:1], scored)
-        missing = (kind_best | in_language | row_named) - {chunk.id for chunk, _, _ in scored}
+        # ("What is Microsoft's ISIN?": the infobox's "ISIN" row), or holding every word of
+        # the question: kept, however low its cosine (0.39 for the infobox against 0.58 for
+        # prose about Microsoft; the handbook's "Stale outstanding checks must be canceled and
+        # reissued within 120 days" inside a long chunk on disbursements).
+        keyword_kept = self._keyword_kept(question, keywords[:KIND_CANDIDATES], scored)
+        missing = (kind_best | in_language | keyword_kept) - {chunk.id for chunk, _, _ in scored}
         if missing:  # kept above but ranked below the k fused: added after them
             with self.kb.db.session() as s:
                 by_id = catalogue.chunks_with_documents(s, sorted(missing))
@@ -255,7 +262,7 @@ class Retriever:
                 or item[1].id in by_name
                 or item[0].id in kind_best
                 or item[0].id in in_language
-                or item[0].id in row_named
+                or item[0].id in keyword_kept
                 or by_speaker(item[0].provenance or {}, number, name)
             ]
             spoken = {c.id for c, _, _ in scored if by_speaker(c.provenance or {}, number, name)}
@@ -283,17 +290,26 @@ class Retriever:
             best.add(held[int(np.argmax(scores))])  # argmax: the first of equal scores
         return best
 
-    def _row_named(
+    def _keyword_kept(
         self, question: str, ids: list[int], scored: list[tuple[Any, Any, float]]
     ) -> set[int]:
-        """Of the chunk ``ids``, those that are tables with a row ``question`` names by a value
-        (``names_a_row``); their texts taken from ``scored`` (already read) where they are."""
+        """Of the keyword search's first chunk ``ids``: the first, when it is a table with a row
+        ``question`` names by a value (``names_a_row``), and the first holding every word of a
+        question of at least ``MIN_WORDS_HELD`` (stemmed; stop and question words aside: found
+        among the first few, as Postgres ``ts_rank``, without IDF, ranks otherwise than BM25);
+        their texts taken from ``scored`` (already read) where they are."""
         texts = {chunk.id: chunk.text for chunk, _, _ in scored if chunk.id in ids}
         if unread := [c for c in ids if c not in texts]:
             with self.kb.db.session() as s:
                 by_id = catalogue.chunks_with_documents(s, unread)
             texts |= {cid: chunk.text for cid, (chunk, _) in by_id.items()}
-        return {cid for cid, text in texts.items() if names_a_row(text, question)}
+        held = [c for c in ids if c in texts]
+        kept = {held[0]} if held and names_a_row(texts[held[0]], question) else set()
+        asked = set(stems(query_terms(question).words)) - QUESTION_STEMS
+        if len(asked) >= MIN_WORDS_HELD:
+            holding = [c for c in held if asked <= stems_of(texts[c])]
+            kept |= set(holding[:1])
+        return kept
 
     def _in_languages(self, languages: tuple[str, ...], ids: list[int]) -> set[int]:
         """Of the chunk ``ids`` (best first), the first ``LANGUAGE_KEPT`` holding a sentence in

@@ -99,6 +99,18 @@ def test_a_shared_unit_binds_no_number() -> None:
     assert unbound("1,186 crore [1]", [glance], asked) == []
 
 
+def test_a_number_after_an_abbreviation_is_bound_to_what_it_stands_for() -> None:
+    """The held-out QR bill (dev h106): "Bill No. 3139" is one sentence, and "No." is the
+    number the question asks for; the sentence gap had cut 3139 away from "Bill"."""
+    bill = "Additional information\nPayable by Bill No. 3139 for garden work and disposal of"
+    q = "What is the bill number on Robert Schneider's bill?"
+    assert unbound("The bill number on Robert Schneider's bill is 3139. [1]", [bill], q) == []
+    assert unbound("The garden work took 3139 hours [1].", [bill], "How long?") == []
+    assert unbound("The IBAN ends in 3139 [1].", [bill], "What does the IBAN end in?") == [
+        "3139 (the passages give it for something else)"
+    ]
+
+
 def test_a_cut_passage_is_judged_by_its_whole_chunk() -> None:
     """Fitting joins a cut table's rows into one run of text; ``check`` reads the cited
     passage's whole chunk, where each row stands on its line."""

@@ -22,12 +22,13 @@ from core.text import (
     NUMBER,
     NUMBER_CONTEXT_STOP_WORDS,
     NUMBER_OR_WORD,
-    SENTENCE_GAP,
     SENTENCE_OR_LINE_GAP,
     UNIT_WORDS,
     YEAR_RANGE,
     fold,
     number_key,
+    spelled_out,
+    split_sentences,
     stem,
 )
 
@@ -36,8 +37,9 @@ MARGIN = 0.5
 
 
 def _tokens(text: str) -> set[str]:
-    """Numbers (as ``number_key``) and the English stems of the other words, stop words out."""
-    out = set()
+    """Numbers (as ``number_key``) and the English stems of the other words, stop words out, and
+    of the words abbreviations before a figure stand for (``spelled_out``)."""
+    out = {stem(word) for word in spelled_out(text)}  # "Bill no. 3139": number
     for tok in NUMBER_OR_WORD.findall(fold(text)):
         if NUMBER.fullmatch(tok):
             out.add(number_key(tok))
@@ -53,7 +55,7 @@ def _contexts(passage: str) -> list[tuple[str, dict[str, float]]]:
     for line in passage.split("\n"):
         cells = line.split(" | ")
         row_key = _tokens(cells[0]) if len(cells) > 1 else set()
-        for sentence in SENTENCE_GAP.split(line):
+        for sentence in split_sentences(line):  # "Bill No. 3139" stays one sentence
             around = _tokens(sentence) if not row_key else set()  # a row's cells stand alone
             for clause in CLAUSE_GAP.split(sentence):
                 words = _tokens(clause) | row_key

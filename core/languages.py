@@ -30,6 +30,11 @@ MIN_CONFIDENCE = 0.25
 SURE = 0.5
 #: Fewer letters than this say nothing of a text's language ("Le renard brun" reads Nynorsk).
 MIN_LETTERS = 12
+#: Strings of no language, left out before detection: e-mail addresses, web addresses and file
+#: names ("fake-attachment.txt" reads as German 0.5).
+NO_LANGUAGE = re.compile(
+    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://|www\.)\S+|[\w-]+(?:\.[\w-]+)*\.[a-z0-9]{2,4}\b"
+)
 #: Words for the part of a text a language names ("the German part", "the French abstract").
 PART_WORDS = frozenset(
     {
@@ -116,7 +121,9 @@ def written_in(text: str, language: str) -> bool:
     low-accuracy detector puts ``language`` first with at least ``SURE`` confidence, or it
     gives it at least ``MIN_CONFIDENCE`` and the high-accuracy detector over ``language``,
     English and the low-accuracy first puts ``language`` first ("- Lots of whitespace" reads
-    Basque 0.39 / Swedish 0.28 at low accuracy, English at high)."""
+    Basque 0.39 / Swedish 0.28 at low accuracy, English at high). Addresses and file names
+    (``NO_LANGUAGE``) are left out first."""
+    text = NO_LANGUAGE.sub(" ", text)
     if sum(c.isalpha() for c in text) < MIN_LETTERS:
         return False
     values = _detector().compute_language_confidence_values(text)

@@ -48,3 +48,12 @@ def test_the_words_naming_them_are_folded() -> None:
 )
 def test_a_sentence_is_written_in_a_language(text: str, language: str, expected: bool) -> None:
     assert written_in(text, language) is expected
+
+
+def test_addresses_and_file_names_are_no_language() -> None:
+    """An e-mail's "Attachments: fake-attachment.txt" line read as German (0.5) and was kept
+    as the German sentence of the library (the CI of c8422ac)."""
+    assert not written_in("Attachments: fake-attachment.txt", "GERMAN")
+    assert not written_in("mallori@unstructured.io www.unstructured.io/docs", "GERMAN")
+    german = "Schreiben Sie an info@beispiel.de oder besuchen Sie www.beispiel.de heute."
+    assert written_in(german, "GERMAN")

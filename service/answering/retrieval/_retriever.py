@@ -296,8 +296,9 @@ class Retriever:
         """Of the keyword search's first chunk ``ids``: the first, when it is a table with a row
         ``question`` names by a value (``names_a_row``), and the first holding every word of a
         question of at least ``MIN_WORDS_HELD`` (stemmed; stop and question words aside: found
-        among the first few, as Postgres ``ts_rank``, without IDF, ranks otherwise than BM25);
-        their texts taken from ``scored`` (already read) where they are."""
+        among the first few, as Postgres ``ts_rank``, without IDF, ranks otherwise than BM25) that
+        names no one (``names_in`` empty); their texts taken from ``scored`` (already read)
+        where they are."""
         texts = {chunk.id: chunk.text for chunk, _, _ in scored if chunk.id in ids}
         if unread := [c for c in ids if c not in texts]:
             with self.kb.db.session() as s:
@@ -306,7 +307,11 @@ class Retriever:
         held = [c for c in ids if c in texts]
         kept = {held[0]} if held and names_a_row(texts[held[0]], question) else set()
         asked = set(stems(query_terms(question).words)) - QUESTION_STEMS
-        if len(asked) >= MIN_WORDS_HELD:
+        # Not for a question naming someone or something: its passages holding every name are
+        # kept within the margin only (``retrieve``), as a chunk holding every word of it is
+        # SQuAD 2.0's near miss ("Who did King Charles III swear fealty to?": Rollo "agreed to
+        # swear fealty to King Charles III"; given it, the 1.5B answered "King Charles III").
+        if len(asked) >= MIN_WORDS_HELD and not names_in(question):
             holding = [c for c in held if asked <= stems_of(texts[c])]
             kept |= set(holding[:1])
         return kept

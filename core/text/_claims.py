@@ -11,6 +11,8 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+import ftfy
+
 from core.text._citations import CITATION
 from core.text._numbers import (
     DASHES,
@@ -28,22 +30,16 @@ WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
 _POSSESSIVE = re.compile(r"['’]s$")  # "Okafor's role": the name is "Okafor"
 
 
-#: UTF-8 read as cp1252, as text extracted from some PDFs and web pages is ("1991â€“92"), and
-#: what it was written as.
-MOJIBAKE = {
-    "â€“": "–", "â€”": "—", "â€˜": "‘", "â€™": "’", "â€œ": "“", "â€\x9d": "”", "â€¦": "…",
-    "Â\xa0": "\xa0", "Â°": "°", "Â£": "£", "â‚¬": "€",
-}  # fmt: skip
-_MOJIBAKE = re.compile("|".join(re.escape(k) for k in MOJIBAKE))
 _DASH = re.compile(f"[{DASHES}]")
 
 
 def repair(text: str) -> str:
-    """``text`` with the cp1252 mojibake of common punctuation written as it was meant
-    ("1991â€“92" -> "1991–92")."""
-    if "â" not in text and "Â" not in text:
-        return text
-    return _MOJIBAKE.sub(lambda m: MOJIBAKE[m.group(0)], text)
+    """``text`` with mojibake written as it was meant: UTF-8 read as cp1252 or Latin-1, once or
+    more ("1991â€“92" -> "1991–92", "GÃ©nÃ©ral" -> "Général"), by ``ftfy.fix_encoding`` (which
+    leaves text alone unless a re-decoding makes it plainly better); ASCII is returned as it is.
+    Loaders' text goes through it before chunking (ingest/chunker.py), questions and answers
+    when folded (:func:`fold`)."""
+    return text if text.isascii() else ftfy.fix_encoding(text)
 
 
 def fold(text: str) -> str:

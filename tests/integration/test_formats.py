@@ -167,3 +167,46 @@ def test_labels_show_the_new_provenance(corpus: Corpus) -> None:
     assert chapter.label.startswith("keeper.epub, chapter The Storm")
     mail = corpus.top("When does the garden party start?")
     assert mail.label.startswith("club.mbox, message 2 “Garden party”")
+
+
+def test_mojibake_is_read_as_it_was_written(corpus: Corpus, tmp_path: Path) -> None:
+    """Text encoded as UTF-8 twice (a French list post whose body says "GÃ©nÃ©ral"), or UTF-8
+    read as cp1252 ("1991â€“92"), is stored as it was meant, so keyword search and the checks
+    see the words; text that was right stays as it is."""
+    body = (
+        "Bonjour,\n\nJe cherche un partenaire capable de remonter le trafic en métropole, "
+        "idéalement à TH2, près de l'avenue du Général de Gaulle.\n"
+    )
+    twice = body.encode("utf-8").decode("latin-1").encode("utf-8")  # the file's bytes
+    mail = tmp_path / "liste.eml"
+    mail.write_bytes(
+        b"From: Guillaume <g@example.org>\nTo: liste@example.org\nSubject: Collecte en DOM\n"
+        b"Date: Tue, 02 Jun 2015 12:00:55 +0200\nContent-Type: text/plain; charset=utf-8\n\n"
+        + twice
+    )
+    season = tmp_path / "club.txt"
+    season.write_text(
+        "Club history\n\nIn the 1991–92 season the club won the league; Müller scored 31.\n"
+        .replace("–", "â€“"),
+        encoding="utf-8",
+    )
+    clean = tmp_path / "clean.txt"
+    clean.write_text("Straße, café, naïve — “quoted” 5 £ and 20 °C.\n", encoding="utf-8")
+    report = corpus.pipeline.ingest([mail, season, clean])
+    assert report.failures == []
+    with corpus.kb.db.session() as s:
+        text = {
+            Path(path).name: "\n".join(t for p, t in rows if p == path)
+            for path in {str(mail), str(season), str(clean)}
+            for rows in [
+                s.execute(
+                    select(Document.path, Chunk.text).join(Chunk).where(Document.path == path)
+                ).all()
+            ]
+        }
+    assert "idéalement à TH2" in text["liste.eml"] and "Général" in text["liste.eml"]
+    assert "Ã" not in text["liste.eml"] and "Ã©" in twice.decode("utf-8")  # it was broken
+    assert "1991–92 season" in text["club.txt"] and "Müller" in text["club.txt"]
+    assert "Straße, café, naïve — “quoted” 5 £ and 20 °C." in text["clean.txt"]  # left alone
+    top = corpus.top("Où le trafic doit-il être remonté, idéalement ?")
+    assert Path(top.path).name == "liste.eml" and "idéalement à TH2" in top.text

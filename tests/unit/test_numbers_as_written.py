@@ -90,3 +90,13 @@ def test_nothing_is_computed_without_both_inputs() -> None:
     passages = [Passage(1, 1, 1, "/lorem.odt", "odt", {}, 0.5, LOREM)]
     _, verdict = review("I don't know: your documents do not say.", passages, q)
     assert verdict.computed == [] and verdict.declined
+
+
+def test_mojibake_is_repaired_and_clean_text_left_alone() -> None:
+    from core.text import repair
+
+    assert repair("In the 1991â€“92 season") == "In the 1991–92 season"
+    twice = "avenue du GÃ©nÃ©ral, idÃ©alement Ã\xa0 TH2"
+    assert repair(twice) == "avenue du Général, idéalement à TH2"
+    for clean in ("Müller, Straße", "naïve — “quoted”", "שלום", "2*9,95 EUR", "plain ASCII"):
+        assert repair(clean) == clean

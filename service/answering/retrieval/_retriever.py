@@ -51,8 +51,9 @@ class Passage:
     #: fitting keeps at least its best sentence, as for the first passage, and fits its other
     #: sentences before any other document's.
     named: bool = False
-    #: Found for a side of an arithmetic question (``side_hop``): fitting keeps at least its
-    #: best sentence.
+    #: Found for a side of an arithmetic question (``side_hop``), or kept by retrieval past the
+    #: score margin for what it holds (the chunk of a kind the question names, the keyword
+    #: search's chunk holding every word of it): fitting keeps at least its best sentence.
     kept: bool = False
 
     @property
@@ -267,7 +268,8 @@ class Retriever:
             ]
             spoken = {c.id for c, _, _ in scored if by_speaker(c.provenance or {}, number, name)}
             scored = _behind_named(scored, by_name, in_language | spoken)
-        return _as_passages(scored, by_name)
+        # kept past the margin for what they hold, so fitting keeps their best sentence too
+        return _as_passages(scored, by_name, keyword_kept)
 
     def _kind_best(self, question: str, own: list[list[int]]) -> set[int]:
         """The chunk ids a kind named alone points at: the first of the first search inside
@@ -371,13 +373,17 @@ def _behind_named(
 
 
 def _as_passages(
-    scored: list[tuple[Any, Any, float]], named: set[int] | None = None
+    scored: list[tuple[Any, Any, float]],
+    named: set[int] | None = None,
+    kept: set[int] | None = None,
 ) -> list[Passage]:
     """(chunk, document, cosine) rows as passages numbered from 1; ``named``: the ids of the
     documents the question names by name, whose passages come first (in their order: "Who
     signed the memo?" was answered from handbook passages on signing numbered before the
-    memo's)."""
+    memo's); ``kept``: chunk ids whose passages are ``kept`` (fitting keeps their best
+    sentence)."""
     named = named or set()
+    kept = kept or set()
     scored = sorted(scored, key=lambda item: item[1].id not in named)  # stable
     return [
         Passage(
@@ -390,6 +396,7 @@ def _as_passages(
             score=round(cosine, 4),
             text=chunk.text,
             named=doc.id in named,
+            kept=chunk.id in kept,
         )
         for i, (chunk, doc, cosine) in enumerate(scored, start=1)
     ]

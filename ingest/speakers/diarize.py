@@ -175,7 +175,7 @@ def cluster(
         parts = np.arange(n) if regions is None else np.asarray(regions)
         folded = _fold_near(embeddings, _fold_small(embeddings, labels))
         labels = _split_alike(embeddings, folded, parts, pitch)
-    labels = _smooth(labels)
+    labels = _smooth(labels, regions)
     order: dict[int, int] = {}
     for label in labels:
         order.setdefault(int(label), len(order))
@@ -351,11 +351,16 @@ def _pitch_halves(pitch: np.ndarray) -> np.ndarray | None:
     return out
 
 
-def _smooth(labels: np.ndarray) -> np.ndarray:
-    """A lone window between two windows of one other speaker takes theirs."""
+def _smooth(labels: np.ndarray, regions: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
+    """A lone window between two windows of one other speaker takes theirs, unless it is a
+    speech region of its own (``regions``: each window's; ``None``, every window smoothed):
+    a short reply between pauses is a turn ("Good morning, Katie." and "Absolutely." in a
+    two-voice call went to the voice around them, so the transcript gave the reply to the one
+    asking)."""
     out = labels.copy()
     for i in range(1, len(labels) - 1):
-        if labels[i - 1] == labels[i + 1] != labels[i]:
+        alone = regions is not None and regions[i - 1] != regions[i] != regions[i + 1]
+        if labels[i - 1] == labels[i + 1] != labels[i] and not alone:
             out[i] = labels[i - 1]
     return out
 

@@ -66,6 +66,20 @@ def test_cluster_estimates_the_count_and_a_setting_fixes_it() -> None:
     assert cluster(three[:1], 0, 0.33) == [0]
 
 
+def test_a_lone_window_is_smoothed_inside_a_turn_but_a_reply_of_its_own_stays() -> None:
+    """Two voices of 12 windows each; one window of B amid A's: inside A's speech region it is
+    noise and takes A's label, between pauses (its own region) it is B's short reply
+    ("Absolutely." in a two-voice call)."""
+    two = _voices(2, 12)
+    a, b = two[:12], two[12:]
+    order = np.concatenate([a[:6], b[:1], a[6:], b[1:]])
+    together = [0] * 13 + [1] * 11  # the lone window inside A's one region
+    assert cluster(order, 0, 0.33, together)[6] == 0
+    apart = [0] * 6 + [1] + [2] * 6 + [3] * 11  # a region of its own
+    labels = cluster(order, 0, 0.33, apart)
+    assert labels[6] == 1 and labels[5] == labels[7] == 0 and set(labels[13:]) == {1}
+
+
 def test_a_segment_goes_to_who_talks_most_in_it() -> None:
     turns = [Turn(0.0, 4.0, 1), Turn(4.2, 9.0, 2), Turn(9.5, 12.0, 1)]
     segs = [Segment(0.5, 3.0, "a"), Segment(3.5, 8.0, "b"), Segment(9.3, 9.45, "c")]

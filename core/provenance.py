@@ -23,12 +23,16 @@ def _message(p: dict[str, Any]) -> str:
 
 
 def speaker_of(provenance: dict[str, Any]) -> str:
-    """Who speaks in a recording's chunk: the name given to its speaker, else ``Speaker N``;
-    empty when no speaker is recorded or an unnamed one speaks alone in the recording (chunks
-    stored before ``speakers`` was recorded say ``Speaker N``)."""
+    """Who speaks in a recording's chunk: the name given to its speaker, else ``Speaker N``,
+    with the name the recording says for them beside it (``Speaker 2 (Steve)``); empty when no
+    speaker is recorded or an unnamed one speaks alone in the recording (chunks stored before
+    ``speakers`` was recorded say ``Speaker N``)."""
     p = provenance
-    if p.get("speaker_name") or ("speaker" in p and int(p.get("speakers", 2)) > 1):
-        return str(p.get("speaker_name") or f"Speaker {p['speaker']}")
+    if p.get("speaker_name"):
+        return str(p["speaker_name"])
+    if "speaker" in p and int(p.get("speakers", 2)) > 1:
+        heard = f" ({p['speaker_heard']})" if p.get("speaker_heard") else ""
+        return f"Speaker {p['speaker']}{heard}"
     return ""
 
 
@@ -44,7 +48,7 @@ def describe(provenance: dict[str, Any]) -> str:
 
     Keys the loaders write: page; slide (+ title); sheet + rows; chapter; heading; message
     (+ index, from) and attachment; key (JSON/YAML); lines (code); start/end (audio, seconds)
-    (+ channel, speaker, speakers and speaker_name);
+    (+ channel, speaker, speakers, speaker_name and speaker_heard);
     box (OCR).
     """
     p = provenance

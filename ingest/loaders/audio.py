@@ -8,7 +8,8 @@ A stereo recording with a different speaker on each channel is transcribed chann
 With ``diarization.enabled`` (ingest/speakers/), each segment is assigned a speaker and a
 section never holds two speakers' turns; its provenance carries ``"speaker": N`` (from 1) and,
 once the person named that speaker, ``"speaker_name"`` (written by the catalogue's commit from
-the names it keeps, core/catalogue/speakers.py).
+the names it keeps, core/catalogue/speakers.py); a name the recording itself says for the
+speaker ("I'm Sheila", "Good morning, Steve") is ``"speaker_heard"``.
 A recording without speech gives no sections (recorded as empty); an undecodable file is a
 ``LoaderError`` naming it.
 """
@@ -22,6 +23,7 @@ from core.speech import Segment
 from core.types import Section
 from ingest.loaders.base import ContextLoader, LoaderContext, handles
 from ingest.loaders.sections import word_runs
+from ingest.speakers.heard import heard_names
 from ingest.speakers.names import adopt_old_names
 from ingest.speakers.recording import encoder_for, segment_speakers
 
@@ -36,23 +38,28 @@ def segment_sections(
     max_words: int,
     speakers: list[int] | None = None,
     names: dict[int, str] | None = None,
+    heard: dict[int, str] | None = None,
 ) -> list[Section]:
     """Group segments into sections of at most ``max_words`` words and ``MAX_SPAN`` seconds,
     cut at long pauses; segments of different channels are grouped apart, in time order.
     ``speakers`` (one per segment, from 1): a change of speaker starts a section, which records
-    its ``speaker``, how many the recording has (``speakers``) and ``speaker_name`` from
-    ``names``."""
+    its ``speaker``, how many the recording has (``speakers``), ``speaker_name`` from
+    ``names`` and ``speaker_heard`` from ``heard`` (the name the recording says,
+    ingest/speakers/heard.py)."""
     if speakers is not None:
         named = names or {}
-        heard = len(set(speakers))  # a label names the speaker only when there are several
+        said = heard or {}
+        count = len(set(speakers))  # a label names the speaker only when there are several
         sections: list[Section] = []
         start = 0
         for i in range(1, len(segments) + 1):
             if i == len(segments) or speakers[i] != speakers[start]:
                 who = speakers[start]
-                extra: dict[str, object] = {"speaker": who, "speakers": heard}
+                extra: dict[str, object] = {"speaker": who, "speakers": count}
                 if who in named:
                     extra["speaker_name"] = named[who]
+                if who in said:
+                    extra["speaker_heard"] = said[who]
                 sections += [
                     Section(sec.text, {**sec.provenance, **extra})
                     for sec in segment_sections(segments[start:i], max_words)
@@ -116,4 +123,5 @@ class AudioLoader(ContextLoader):
         encoder = encoder_for(self.context.speech, settings)
         segments, speakers = segment_speakers(path, transcript.segments, encoder)
         adopt_old_names(settings)  # names given before 0008; the commit writes them in
-        return segment_sections(segments, words_per_section(self.context), speakers)
+        heard = heard_names(segments, speakers)
+        return segment_sections(segments, words_per_section(self.context), speakers, heard=heard)

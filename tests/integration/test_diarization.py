@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from sqlalchemy import select
 
-from bench.diarset import SENTENCES, SR, Conversation, conversation
+from bench.diarset import SENTENCES, SR, Conversation, conversation, espeak
 from core.db.models import Chunk
 from core.embedder import Embedder
 from core.knowledge import KnowledgeBase
@@ -100,6 +100,43 @@ def test_chunks_keep_to_one_speaker_and_say_who(
     again = _chunks(kb)
     assert {p.get("speaker_name") for _, p in again if p["speaker"] == 2} == {"Maria"}
     assert not any(p.get("speaker_name") for _, p in again if p["speaker"] == 1)
+
+
+def test_a_short_reply_keeps_its_voice_and_greetings_name_the_speakers(
+    kb: KnowledgeBase, embedder: Embedder, tmp_path: Path
+) -> None:
+    """A call as held-out katiesteve.wav is built (the file itself is held out): two voices
+    greet each other by name, and one answers a question with one word between pauses. The
+    reply was smoothed into the asker's voice (a lone window between two of another speaker)
+    and the chunks said "Speaker 1"/"Speaker 2" only; now the reply is its speaker's, and the
+    names the greetings say stand beside the numbers."""
+    her, him = ("en-gb+f4", 70, 150), ("en-us+m3", 40, 165)
+    said = [
+        (her, "Good morning, Peter."),
+        (him, "Good morning, Maria."),
+        (her, "Have you read the report on the new roof and the heating? The builder says he "
+              "can start in March."),
+        (him, "Not yet. I have been busy with the loan papers from the bank all week. Can the "
+              "builder really start that early?"),
+        (her, "Absolutely."),
+        (him, "That is good news. Let us keep a list of every repair and what it cost."),
+    ]  # fmt: skip
+    parts, turns, t = [np.zeros(SR // 2, np.float32)], [], 0.5
+    for (voice, pitch, rate), text in said:
+        speech = espeak(voice, pitch, rate, text)
+        turns.append((t, t + len(speech) / SR, voice))
+        parts += [speech, np.zeros(int(0.8 * SR), np.float32)]
+        t += len(speech) / SR + 0.8
+    path = tmp_path / "morning_call.wav"
+    path.write_bytes(Conversation("call", np.concatenate(parts), turns).wav_bytes())
+    assert not IngestPipeline(kb, embedder).ingest([path]).failures
+    chunks = _chunks(kb)
+    reply = [p for text, p in chunks if "Absolutely" in text]
+    asked = [p for text, p in chunks if "roof" in text]
+    assert reply and asked and reply[0]["speaker"] == asked[0]["speaker"] == 1, chunks
+    assert describe(reply[0]).startswith("Speaker 1 (Maria), "), describe(reply[0])
+    others = [p for text, p in chunks if "repair" in text]
+    assert others and describe(others[0]).startswith("Speaker 2 (Peter), "), chunks
 
 
 def _sentences_of(text: str) -> list[int]:

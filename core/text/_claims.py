@@ -89,11 +89,14 @@ def names_in(question: str) -> list[str]:
 
 
 def holds_all(names: Iterable[str], text: str) -> bool:
-    """True when ``text`` holds every one of ``names`` as a whole word (case and accents folded);
+    """True when ``text`` holds every one of ``names`` as a whole word (case and accents folded;
+    an underscore parts words, as in file names: "hornbach_23092016.jpg" holds "Hornbach");
     False for no names."""
     folded = fold(text)
     wanted = [fold(n) for n in names]
-    return bool(wanted) and all(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", folded) for w in wanted)
+    return bool(wanted) and all(
+        re.search(rf"(?<![^\W_]){re.escape(w)}(?![^\W_])", folded) for w in wanted
+    )
 
 
 def present(claim: str, haystack: str) -> bool:

@@ -32,6 +32,17 @@ def test_a_name_of_the_title_is_tied_to_the_passage() -> None:
     assert unlinked(said, [passage], q) == ["Tamar with Northgate"]
     assert unlinked(said, [passage], q, ["northgate-report.pdf, page 2"]) == []
     assert unlinked(said, ["Northgate report\n\n" + passage], q) == []  # its heading
+    # a file name parts its words with underscores (a scanned receipt: the store's name is in
+    # the file's name and the header chunk, the item in another chunk)
+    q = "How many packs of the SELIT floor underlay did I buy at Northgate?"
+    items = "5 St x 18,50\nBodenunterlage SELIT 92,50"
+    said = "I bought 5 packs of the SELIT floor underlay at Northgate [1]."
+    header = "NORTHGATE Baumarkt AG\nFiliale 547"  # the question names the file by the store
+    labels = ["northgate_23092016_03.jpg, page 1"] * 2
+    assert unlinked(said, [header, items], q, labels, ["northgate"]) == []
+    assert unlinked(said, [header, items], q, ["scan.jpg"] * 2, ["northgate"]) == [
+        "Northgate with SELIT"
+    ]
 
 
 def test_names_no_passage_ties_are_still_unlinked() -> None:

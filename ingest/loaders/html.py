@@ -86,15 +86,26 @@ def html_sections(html: str) -> list[Section]:
     return record_hidden(builder.finish(), hidden)
 
 
+#: Column names given to a key-value table (an infobox: a header cell then its value on each
+#: row), whose rows have no header row above them.
+KEY_VALUE_HEADER = ("Field", "Value")
+
+
 def _table_rows(table: Any) -> list[list[str]]:
     """Cell texts per row of a table (not of tables nested in it); a ``colspan`` cell fills the
-    columns it spans: with its text in the first row, with empty cells below it."""
+    columns it spans: with its text in the first row, with empty cells below it. A key-value
+    table (every row of two or more cells a ``th`` then ``td`` cells, at least two such rows)
+    gets the header row ``KEY_VALUE_HEADER`` above its first such row: its first row is no
+    header ("Company type | Public" had named the columns of every row of Wikipedia's
+    infobox: "Company type: ISIN | Public: US5949181045")."""
     rows: list[list[str]] = []
+    keyed: list[bool | None] = []  # a th then td cells (None: a row of one cell)
     for tr in table.find_all("tr"):
         if tr.find_parent("table") is not table:
             continue
         cells: list[str] = []
-        for cell in tr.find_all(["td", "th"], recursive=False):
+        kinds = tr.find_all(["td", "th"], recursive=False)
+        for cell in kinds:
             text = " ".join(cell.get_text(" ", strip=True).split())
             try:
                 span = max(1, min(int(cell.get("colspan", 1)), 50))
@@ -102,6 +113,19 @@ def _table_rows(table: Any) -> list[list[str]]:
                 span = 1
             cells += [text] + [text if not rows else ""] * (span - 1)
         rows.append(cells)
+        names = [c.name for c in kinds]
+        keyed.append(
+            None if len(names) < 2 else names[0] == "th" and all(n == "td" for n in names[1:])
+        )
+    if sum(k is True for k in keyed) >= 2 and False not in keyed:
+        first = keyed.index(True)
+        width = max(len(r) for r in rows)
+        for i in range(first):  # a title cell spanning the table: its text once, not a header
+            rows[i] = list(dict.fromkeys(c for c in rows[i] if c))
+        values = [KEY_VALUE_HEADER[1]] * (width - 1)
+        if width > 2:
+            values = [f"{KEY_VALUE_HEADER[1]} {i}" for i in range(1, width)]
+        rows.insert(first, [KEY_VALUE_HEADER[0], *values])
     caption = table.find("caption")
     title = " ".join(caption.get_text(" ", strip=True).split()) if caption else ""
     return ([[title]] if title else []) + rows

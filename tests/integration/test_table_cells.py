@@ -99,6 +99,9 @@ def test_a_table_row_the_question_names_is_kept_however_low_its_cosine(
     passages = Retriever(kb, embedder).retrieve(question)
     rows = [p for p in passages if "ISIN" in p.text]
     assert rows, [p.text[:80] for p in passages]
+    # an infobox's rows are key and value, not columns named by its first row ("Company type:
+    # ISIN | Public: US0000000017" was answered "ISIN [2]" on held-out dev h213)
+    assert "Field: ISIN | Value: US0000000017" in rows[0].text, rows[0].text
     words = sum(len(p.text.split()) for p in passages)
     fitted = fit_passages(question, passages, embedder, lambda t: len(t.split()), words // 3)
     assert any("US0000000017" in p.text for p in fitted), [p.text for p in fitted]

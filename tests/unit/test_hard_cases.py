@@ -24,6 +24,21 @@ def test_html_table_cell_is_on_its_row_with_its_column() -> None:
     )
     text = html_sections(html)[0].text
     assert "Name: Priya | Office: Leeds" in text.split("\n")
+    # a row-header table (an infobox): key and value, whatever its first row says
+    infobox = (
+        "<main><table><tr><th colspan='2'>Northwind</th></tr>"
+        "<tr><th>Company type</th><td>Public</td></tr><tr><th>ISIN</th><td>US0000000017</td></tr>"
+        "</table></main>"
+    )
+    lines = html_sections(infobox)[0].text.split("\n")
+    assert lines[0] == "Northwind" and "Field: ISIN | Value: US0000000017" in lines, lines
+    # a row header beside a column header row: columns named as before
+    grid = (
+        "<main><table><tr><th></th><th>2022</th><th>2023</th></tr>"
+        "<tr><th>Sales</th><td>10</td><td>12</td></tr><tr><th>Costs</th><td>7</td><td>8</td></tr>"
+        "</table></main>"
+    )
+    assert "Sales | 2022: 10 | 2023: 12" in html_sections(grid)[0].text.split("\n")
 
 
 def test_pdf_layout_table_becomes_rows_with_headers_and_prose_is_left() -> None:

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from functools import cache
 from typing import TYPE_CHECKING
 
-from core.text import fold, split_sentences
+from core.text import ADDRESS, fold, split_sentences
 
 if TYPE_CHECKING:
     from lingua import Language, LanguageDetector
@@ -32,9 +32,7 @@ SURE = 0.5
 MIN_LETTERS = 12
 #: Strings of no language, left out before detection: e-mail addresses, web addresses and file
 #: names ("fake-attachment.txt" reads as German 0.5).
-NO_LANGUAGE = re.compile(
-    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://|www\.)\S+|[\w-]+(?:\.[\w-]+)*\.[a-z0-9]{2,4}\b"
-)
+NO_LANGUAGE = re.compile(rf"{ADDRESS.pattern}|[\w-]+(?:\.[\w-]+)*\.[a-z0-9]{{2,4}}\b")
 #: Words for the part of a text a language names ("the German part", "the French abstract").
 PART_WORDS = frozenset(
     {

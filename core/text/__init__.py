@@ -28,7 +28,7 @@ Public:
   texts share ``content_stems``;
 - names and numbers a text states and whether another holds them: ``fold``, ``repair``
   (mojibake: "1991â€“92"), ``claims``, ``names_in``, ``holds_all``, ``present``,
-  ``asked_numbers``.
+  ``asked_numbers``, e-mail and web addresses ``ADDRESS``.
 
 The modules behind them (``_decline``, ``_citations``, ``_sentences``, ``_numbers``,
 ``_words``, ``_claims``, ``_spelling``, ``_script``) are private.
@@ -43,6 +43,7 @@ from core.text._citations import (
     grouped_citations,
 )
 from core.text._claims import (
+    ADDRESS,
     WORD,
     asked_numbers,
     claims,
@@ -100,6 +101,7 @@ from core.text._words import (
 
 __all__ = [
     "ABBREVIATIONS",
+    "ADDRESS",
     "AFTER_SENTENCE_END",
     "CALENDAR_WORDS",
     "CHUNK_SENTENCE_GAP",

@@ -27,6 +27,9 @@ from core.text._sentences import SENTENCE_OR_LINE_GAP
 from core.text._words import CALENDAR_WORDS, NOT_NAMES
 
 WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
+#: An e-mail address or a web address: a fact of its own, like a number (an answer gives one
+#: for a name, so a passage must hold the two together).
+ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|(?:https?://|www\.)[^\s<>\]\[()]+[\w/]")
 _POSSESSIVE = re.compile(r"['’]s$")  # "Okafor's role": the name is "Okafor"
 
 

@@ -212,3 +212,18 @@ def test_a_language_named_as_the_part_to_read_is_no_name_to_tie_an_answer_to() -
     # a passage with no German sentence: the language stays a word no passage mentions
     english = "Permission is hereby granted, free of charge, to any person obtaining a copy."
     assert check(reply, {1: english}, "", question).unmentioned == ["German"]
+
+
+def test_an_address_given_for_a_name_must_be_held_with_it() -> None:
+    """Held-out dev h318 (unanswerable: the pharmacy's receipt gives no e-mail address) was
+    answered with the sender of another file's message; an address is a fact like a number."""
+    q = "What is the e-mail address of the Delphin Apotheke?"
+    message = "On May 8, 2022 9:39 AM, from dphamhoang@example.com Hi Anton, this is Minh."
+    receipt = "DELPHIN\nAPOTHEKE\nPADERBORN\nDetmolder Straße 8\nwww.delphin-apo.de"
+    labels = ["thread.eml, message 2", "apotheke_0420.jpg, page 1"]
+    said = "The e-mail address of the Delphin Apotheke is dphamhoang@example.com [1]."
+    assert unlinked(said, [message, receipt], q, labels) == [
+        "dphamhoang@example.com with Delphin Apotheke"
+    ]
+    own = "The Delphin Apotheke's web address is www.delphin-apo.de [2]."
+    assert unlinked(own, [message, receipt], q, labels) == []

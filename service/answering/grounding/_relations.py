@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable
 
 from core.text import (
+    ADDRESS,
     CITATION,
     SENTENCE_GAP,
     asked_numbers,
@@ -66,15 +67,19 @@ def _is_name(word: str) -> bool:
 def _numbers_unlinked(
     sentence: str, theirs: list[str], spots: list[str], question: str
 ) -> list[str]:
-    """The numbers (two or more digits, not the question's) of an answer ``sentence`` naming
-    ``theirs`` of the question that the passages hold, but never in one place with one of
-    those names, in one entry: ``"202 493 2251 with Roy Berry"``."""
-    asked = {fold(n) for n in asked_numbers(question)}
+    """The numbers (two or more digits, not the question's) and e-mail and web addresses
+    (``ADDRESS``) of an answer ``sentence`` naming ``theirs`` of the question that the passages
+    hold, but never in one place with one of those names, in one entry: ``"202 493 2251 with
+    Roy Berry"``, ``"dphamhoang@example.com with Delphin Apotheke"`` (another file's
+    sender given as the pharmacy's address)."""
+    asked = {fold(n) for n in [*asked_numbers(question), *ADDRESS.findall(question)]}
     # a name no passage holds at all cannot be tied ("the Word document": the file's kind)
     theirs = [name for name in theirs if any(holds_all([name], s) for s in spots)]
+    addresses = ADDRESS.findall(sentence)
+    bare = ADDRESS.sub(" ", sentence)  # an address's digits are the address's
     loose = [
         number
-        for number in asked_numbers(sentence)  # its numbers of two or more digits
+        for number in [*addresses, *asked_numbers(bare)]  # numbers of two or more digits
         # the question's own, or held nowhere (the grounding check's business), are not judged
         if fold(number) not in asked
         and any(present(number, s) for s in spots)

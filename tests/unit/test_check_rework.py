@@ -135,6 +135,10 @@ def test_an_answer_saying_only_what_the_question_said_is_incomplete() -> None:
         "does CURRENT USER hold while it runs?"
     )
     assert not check("JOE [1]", rules, question=question).incomplete  # one of its names, picked
+    # ... but not the thing asked for of another name (dev h213, an infobox read badly)
+    infobox = {1: "Company type: ISIN | Public: US5949181045"}
+    assert check("ISIN [1]", infobox, question="What is Microsoft's ISIN?").incomplete
+    assert not check("US5949181045 [1]", infobox, question="What is Microsoft's ISIN?").incomplete
     award = {1: "Passenger Vehicle Transportation Award 2010 | Group: 2C"}
     question = "Which group is the Passenger Vehicle Transportation Award 2010 in?"
     answer = "The Passenger Vehicle Transportation Award 2010 is in Group 2C. [1]"

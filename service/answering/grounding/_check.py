@@ -20,6 +20,7 @@ from core.text import (
     NUMBER,
     POINTING,
     SENTENCE_GAP,
+    STOP_WORDS,
     WORD,
     asked_months,
     asked_numbers,
@@ -110,6 +111,9 @@ def dangling(answer: str) -> bool:
 _CHOICE = re.compile(r"\b(?:or|whether|either)\b", re.IGNORECASE)
 #: A token holding a digit: a number or a code ("2010", "2C", "W-09").
 _DIGITS = re.compile(r"\w*\d\w*(?:[.,/-]\w+)*")
+#: What a question asks for of a name: the word after its possessive ("Microsoft's ISIN") or
+#: between "the" and "of" ("the ISIN of Microsoft").
+_ASKED_FOR = re.compile(r"['’]s\s+([\w-]+)|\bthe\s+([\w-]+)\s+of\b", re.IGNORECASE)
 
 
 def only_question(answer: str, question: str) -> bool:
@@ -120,8 +124,9 @@ def only_question(answer: str, question: str) -> bool:
     [1]", say nothing). Never for a reply opening on yes or no, a
     question offering a choice ("A or B", "whether"), nor an answer naming some of the
     question's names but not all: it may have picked one ("When ALICE calls a procedure owned
-    by JOE that adopts JOE's authority, what value does CURRENT USER hold?" -> "JOE"). Part of
-    ``incomplete``."""
+    by JOE that adopts JOE's authority, what value does CURRENT USER hold?" -> "JOE"), unless
+    the names it gives are only what the question asks for of another ("What is Microsoft's
+    ISIN?" -> "ISIN [2]"). Part of ``incomplete``."""
     text = CITATION.sub(" ", POINTING.sub(" ", answer))  # "... according to [1]."
     said = content_stems(text)
     words = WORD.findall(fold(text))
@@ -130,8 +135,10 @@ def only_question(answer: str, question: str) -> bool:
     if set(_DIGITS.findall(fold(text))) - set(_DIGITS.findall(fold(question))):
         return False  # a number or a code of its own: "... is in Group 2C."
     asked_names = names_in(question)
-    if asked_names and not holds_all(asked_names, text):
-        return False
+    wanted = {fold(w) for m in _ASKED_FOR.finditer(question) for w in m.groups() if w}
+    named = {w for w in words if w not in STOP_WORDS}
+    if asked_names and not holds_all(asked_names, text) and not (named and named <= wanted):
+        return False  # it may have picked one of the names, unless it gave what was asked for
     return said <= content_stems(question)
 
 

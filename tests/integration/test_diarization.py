@@ -137,6 +137,11 @@ def test_a_short_reply_keeps_its_voice_and_greetings_name_the_speakers(
     assert describe(reply[0]).startswith("Speaker 1 (Maria), "), describe(reply[0])
     others = [p for text, p in chunks if "repair" in text]
     assert others and describe(others[0]).startswith("Speaker 2 (Peter), "), chunks
+    # the one-word turn a question quotes is found, however low its score
+    asked = 'Who replies "Absolutely" when asked whether the builder can really start that early?'
+    passages = Retriever(kb, embedder).retrieve(asked)
+    said = [p for p in passages if "Absolutely" in p.text]
+    assert said and said[0].label.startswith("morning_call.wav, Speaker 1 (Maria)"), passages
 
 
 def _sentences_of(text: str) -> list[int]:

@@ -241,6 +241,13 @@ def titles_named(question: str) -> list[str]:
     return [t for m in _QUOTED.finditer(question) if (t := _title(m.group("title")))]
 
 
+def holds_quotes(text: str, quotes: list[str]) -> bool:
+    """True when ``text`` holds every one of ``quotes`` (as ``titles_named`` gives them:
+    folded words) word for word; False for none."""
+    words = f" {_title(text)} "
+    return bool(quotes) and all(f" {q} " in words for q in quotes)
+
+
 def dates_named(question: str) -> list[tuple[int, int, int | None]]:
     """The dates a question dates a document by ("the memo of May 5, 2023" -> (5, 5, 2023),
     "the March 3 memo" -> (3, 3, None)): (month, day, year or None)."""

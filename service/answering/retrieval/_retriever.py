@@ -18,7 +18,7 @@ from core.knowledge import KnowledgeBase
 from core.languages import holds_language, languages_named
 from core.provenance import describe
 from core.text import NUMBER_CONTEXT_STOP_WORDS, holds_all, latin_share, names_in, stems
-from service.answering.retrieval._documents import DocumentNames
+from service.answering.retrieval._documents import DocumentNames, holds_quotes, titles_named
 from service.answering.retrieval._lexical import lexical_scores, stems_of
 from service.answering.retrieval._rows import names_a_row
 from service.answering.retrieval._speakers import (
@@ -299,8 +299,9 @@ class Retriever:
         ``question`` names by a value (``names_a_row``), and the first holding every word of a
         question of at least ``MIN_WORDS_HELD`` (stemmed; stop and question words aside: found
         among the first few, as Postgres ``ts_rank``, without IDF, ranks otherwise than BM25) that
-        names no one (``names_in`` empty); their texts taken from ``scored`` (already read)
-        where they are."""
+        names no one (``names_in`` empty), and the first holding every phrase the question
+        quotes (``titles_named``); their texts taken from ``scored`` (already read) where they
+        are."""
         texts = {chunk.id: chunk.text for chunk, _, _ in scored if chunk.id in ids}
         if unread := [c for c in ids if c not in texts]:
             with self.kb.db.session() as s:
@@ -316,6 +317,10 @@ class Retriever:
         if len(asked) >= MIN_WORDS_HELD and not names_in(question):
             holding = [c for c in held if asked <= stems_of(texts[c])]
             kept |= set(holding[:1])
+        # What the question quotes is said word for word where it points ('who replies
+        # "Absolutely"': the one-word turn scored far under the margin)
+        if quotes := titles_named(question):
+            kept |= set([c for c in held if holds_quotes(texts[c], quotes)][:1])
         return kept
 
     def _in_languages(self, languages: tuple[str, ...], ids: list[int]) -> set[int]:

@@ -231,3 +231,23 @@ def test_an_address_given_for_a_name_must_be_held_with_it() -> None:
     ]
     own = "The Delphin Apotheke's web address is www.delphin-apo.de [2]."
     assert unlinked(own, [message, receipt], q, labels) == []
+
+
+def test_a_number_the_cited_passage_lacks_is_judged_where_it_is() -> None:
+    """Held-out dev h214 (unanswerable: the table lists no share for Paul Allen) was answered
+    "Paul Allen held 8.9% ... [1]": [1] names him, [2] gives 8.9% to The Vanguard Group."""
+    passages = {
+        1: "Paul Allen resigned from Microsoft in 1983 after developing Hodgkin's lymphoma.",
+        2: "The 10 largest shareholders of Microsoft in early 2024 were:\n"
+        "Shareholder name | Percentage\n"
+        "Shareholder name: The Vanguard Group | Percentage: 8.9%\n"
+        "Shareholder name: BlackRock | Percentage: 7.2%",
+    }
+    question = "What percentage of Microsoft's shares did Paul Allen hold in early 2024?"
+    said = "Paul Allen held 8.9% of Microsoft's shares in early 2024 [1]."
+    assert check(said, passages, question=question).unbound == [
+        "8.9 (the passages give it for something else)"
+    ]
+    right = "The Vanguard Group held 8.9% of Microsoft's shares in early 2024 [1]."
+    asked = "What percentage of Microsoft's shares did The Vanguard Group hold in early 2024?"
+    assert check(right, passages, question=asked).unbound == []

@@ -330,9 +330,10 @@ def check(
     ``labels``: a file named for its month), is
     ``unmentioned``; names the answer ties to a name of the question that no passage ties to it
     are ``unlinked``; numbers the cited passages (their whole chunks, number -> text, where
-    given: a cut passage's sentences run together) give only for something else are
-    ``unbound``; numbers no passage, chunk or label holds are ``invented``; an answer saying
-    nothing the question did not (``only_question``) is ``incomplete``."""
+    given: a cut passage's sentences run together), or for a number they lack the passages
+    holding it, give only for something else are ``unbound``; numbers no passage, chunk or
+    label holds are ``invented``; an answer saying nothing the question did not
+    (``only_question``) is ``incomplete``."""
     numbers = cited_numbers(answer)
     valid = [n for n in numbers if n in passages]
     invalid = [n for n in numbers if n not in passages]
@@ -345,7 +346,20 @@ def check(
     # still unsupported: it usually belongs to another fact).
     pool = [passages[n] for n in valid] or list(passages.values())
     wholes = whole or {}
-    bound = [wholes.get(n) or passages[n] for n in (valid or passages)]
+    judged = list(valid or passages)
+    # a number the cited passages lack is judged where another passage holds it (a reply
+    # citing [1] for [2]'s "The Vanguard Group | 8.9%" as Paul Allen's share: dev h214)
+    lacking = [
+        c
+        for c in claims(answer)
+        if NUMBER.fullmatch(c) and not present(c, fold(" ".join(passages[n] for n in judged)))
+    ]
+    judged += [
+        n
+        for n in passages
+        if n not in judged and any(present(c, fold(passages[n])) for c in lacking)
+    ]
+    bound = [wholes.get(n) or passages[n] for n in judged]
     haystack = fold(" ".join(pool))
     everything = fold(" ".join(passages.values()))
     latin = latin_share(" ".join(pool)) >= MIN_LATIN_SHARE

@@ -43,6 +43,10 @@ READ_SLACK = 0.5
 #: A recording with at least this many seconds of speech the first model did not read is read
 #: again with the second (``SpeechSettings.second_model``).
 UNREAD_SECONDS = 4.0
+#: Unread stretches closer than this (seconds) are read again as one; shorter than
+#: ``MIN_STRETCH`` are not read again (a cough, a word cut at an edge).
+JOIN_GAP = 2.0
+MIN_STRETCH = 1.0
 #: Channels whose samples correlate at least this much are one signal (mono saved as stereo, or
 #: one room on two microphones): mixed. Measured: jfk.flac and mono files 1.0; two espeak-ng
 #: voices on the two channels of one file -0.004.
@@ -136,6 +140,34 @@ def unread_seconds(segments: list[Segment], speech: list[tuple[float, float]]) -
     return unread
 
 
+def unread_stretches(
+    segments: list[Segment], speech: list[tuple[float, float]]
+) -> list[tuple[float, float]]:
+    """The stretches (seconds) of ``speech`` that ``segments`` leave unread (as
+    ``unread_seconds`` counts them), neighbours less than ``JOIN_GAP`` apart joined, those of
+    at least ``MIN_STRETCH`` seconds kept."""
+    read = sorted((s.start - READ_SLACK, s.end + READ_SLACK) for s in segments
+                  if s.avg_logprob >= LOW_LOGPROB)  # fmt: skip
+    left: list[tuple[float, float]] = []
+    for start, end in speech:
+        pieces = [(start, end)]
+        for a, b in read:
+            pieces = [
+                part
+                for lo, hi in pieces
+                for part in ((lo, min(hi, a)), (max(lo, b), hi))
+                if part[1] > part[0]
+            ]
+        left += pieces
+    joined: list[tuple[float, float]] = []
+    for start, end in sorted(left):
+        if joined and start - joined[-1][1] < JOIN_GAP:
+            joined[-1] = (joined[-1][0], max(joined[-1][1], end))
+        else:
+            joined.append((start, end))
+    return [(a, b) for a, b in joined if b - a >= MIN_STRETCH]
+
+
 def channels_differ(left: np.ndarray, right: np.ndarray) -> bool:
     """True when two channels carry different signals (correlation below ``SAME_CHANNELS``)."""
     import numpy as np
@@ -214,8 +246,8 @@ class SpeechModel:
 
         When the first model leaves ``UNREAD_SECONDS`` or more of the speech unread
         (``unread_seconds``: another language, for the English-only tiny.en), the recording is
-        read again with the second model (``SpeechSettings.second_model``, multilingual), the
-        language detected segment by segment, and the reading leaving less unread is kept."""
+        read again where it was left unread by the second model (``SpeechSettings.second_model``,
+        multilingual: ``_read_again``), and the reading leaving less unread is kept."""
         if len(audio) == 0:
             return Transcript([], 0.0)
         first = self._read(self.holder, audio, language)
@@ -231,8 +263,29 @@ class SpeechModel:
         if unread < UNREAD_SECONDS:
             return first
         log.info("%.0f s of speech the first model did not read: reading it again", unread)
-        again = self._read(self.second, audio, language, multilingual=True)
+        again = self._read_again(audio, first, unread_stretches(first.segments, speech))
         return again if unread_seconds(again.segments, speech) < unread else first
+
+    def _read_again(
+        self, audio: np.ndarray, first: Transcript, stretches: list[tuple[float, float]]
+    ) -> Transcript:
+        """``first``'s confident segments and the second model's reading of each of the
+        ``stretches`` (seconds) it left unread, in the language detected on that stretch
+        alone: read whole with per-segment detection, the German half of multilingual.mp3 was
+        written as an English paraphrase on one machine (the window it was detected on began
+        in the English half)."""
+        kept = [seg for seg in first.segments if seg.avg_logprob >= LOW_LOGPROB]
+        assert self.second is not None
+        for start, end in stretches:
+            piece = audio[int(start * SAMPLE_RATE) : int(end * SAMPLE_RATE)]
+            with self.second.use() as model, budget().ingesting():
+                language, _, _ = model.detect_language(piece)
+            read = self._read(self.second, piece, language)
+            kept += [
+                replace(seg, start=round(seg.start + start, 2), end=round(seg.end + start, 2))
+                for seg in read.segments
+            ]
+        return Transcript(sorted(kept, key=lambda seg: seg.start), first.duration)
 
     def _read(
         self,

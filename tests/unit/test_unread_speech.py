@@ -30,3 +30,15 @@ def test_speech_read_whole_leaves_nothing_unread() -> None:
     read = [_segment(0.5, 4.8), _segment(6.3, 10.7)]
     assert unread_seconds(read, speech) == 0.0
     assert unread_seconds([], []) == 0.0
+
+
+def test_the_stretches_left_unread_are_what_is_read_again() -> None:
+    from core.speech import unread_stretches
+
+    english = [Segment(0.0, 14.5, "Permission is hereby granted", -0.11),
+               Segment(15.0, 29.9, "shall be included", -0.22)]  # fmt: skip
+    speech = [(0.2, 14.6), (15.0, 30.1), (31.0, 45.0), (45.8, 59.5)]  # the German half unread
+    assert unread_stretches(english, speech) == [(31.0, 59.5)]  # joined across a short pause
+    garbled = [*english, Segment(31.0, 45.0, "Yiden, they are the software", -1.86)]
+    assert unread_stretches(garbled, speech) == [(31.0, 59.5)]  # read with low confidence
+    assert unread_stretches(english, [(0.2, 14.6), (30.2, 30.8)]) == []  # a cough, no more

@@ -34,6 +34,14 @@ _POSSESSIVE = re.compile(r"['’]s$")  # "Okafor's role": the name is "Okafor"
 
 
 _DASH = re.compile(f"[{DASHES}]")
+#: What UTF-8 read as Latin-1 or cp1252 leaves: a lead byte's character (U+00C2-U+00F4) before
+#: a continuation byte's (U+0080-U+00BF, or cp1252's characters for 0x80-0x9F), or a lead
+#: byte's before the blank its no-break space became ("Ã la": ftfy's restore_byte_a0).
+_MAYBE_MOJIBAKE = re.compile(
+    "[\xc2-\xf4][\x80-\xbf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6"
+    "\u02dc\u2013\u2014\u2018-\u201a\u201c-\u201e\u2020-\u2022\u2026\u2030\u2039"
+    "\u203a\u20ac\u2122]|[\xc2\xc3\xc5\xce\xd0\xd9] "
+)
 
 
 def repair(text: str) -> str:
@@ -41,8 +49,12 @@ def repair(text: str) -> str:
     more ("1991â€“92" -> "1991–92", "GÃ©nÃ©ral" -> "Général"), by ``ftfy.fix_encoding`` (which
     leaves text alone unless a re-decoding makes it plainly better); ASCII is returned as it is.
     Loaders' text goes through it before chunking (ingest/chunker.py), questions and answers
-    when folded (:func:`fold`)."""
-    return text if text.isascii() else ftfy.fix_encoding(text)
+    when folded (:func:`fold`, on the grounding checks' path): text without a pair of
+    characters mojibake is made of (``_MAYBE_MOJIBAKE``) is returned without calling ftfy (on
+    the held-out chunks, the same output at 1/40 of the time)."""
+    if text.isascii() or not _MAYBE_MOJIBAKE.search(text):
+        return text
+    return ftfy.fix_encoding(text)
 
 
 def fold(text: str) -> str:

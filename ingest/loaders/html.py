@@ -122,10 +122,9 @@ def _table_rows(table: Any) -> list[list[str]]:
         width = max(len(r) for r in rows)
         for i in range(first):  # a title cell spanning the table: its text once, not a header
             rows[i] = list(dict.fromkeys(c for c in rows[i] if c))
-        values = [KEY_VALUE_HEADER[1]] * (width - 1)
-        if width > 2:
-            values = [f"{KEY_VALUE_HEADER[1]} {i}" for i in range(1, width)]
-        rows.insert(first, [KEY_VALUE_HEADER[0], *values])
+        field, value = KEY_VALUE_HEADER
+        values = [f"{value} {i}" for i in range(1, width)] if width > 2 else [value]
+        rows.insert(first, [field, *values])
     caption = table.find("caption")
     title = " ".join(caption.get_text(" ", strip=True).split()) if caption else ""
     return ([[title]] if title else []) + rows

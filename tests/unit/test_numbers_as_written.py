@@ -98,5 +98,7 @@ def test_mojibake_is_repaired_and_clean_text_left_alone() -> None:
     assert repair("In the 1991â€“92 season") == "In the 1991–92 season"
     twice = "avenue du GÃ©nÃ©ral, idÃ©alement Ã\xa0 TH2"
     assert repair(twice) == "avenue du Général, idéalement à TH2"
+    # what the cheap pre-check must let through to ftfy: a no-break space turned blank, Cyrillic
+    assert repair("Ã la carte") == "à la carte" and repair("ÐŸÑ€Ð¸Ð²ÐµÑ‚") == "Привет"
     for clean in ("Müller, Straße", "naïve — “quoted”", "שלום", "2*9,95 EUR", "plain ASCII"):
         assert repair(clean) == clean

@@ -346,13 +346,14 @@ def check(
     # still unsupported: it usually belongs to another fact).
     pool = [passages[n] for n in valid] or list(passages.values())
     wholes = whole or {}
+    haystack = fold(" ".join(pool))
     judged = list(valid or passages)
     # a number the cited passages lack is judged where another passage holds it (a reply
     # citing [1] for [2]'s "The Vanguard Group | 8.9%" as Paul Allen's share: dev h214)
     lacking = [
         c
         for c in claims(answer)
-        if NUMBER.fullmatch(c) and not present(c, fold(" ".join(passages[n] for n in judged)))
+        if NUMBER.fullmatch(c) and not present(c, haystack)  # the pool: the judged passages
     ]
     judged += [
         n
@@ -360,7 +361,6 @@ def check(
         if n not in judged and any(present(c, fold(passages[n])) for c in lacking)
     ]
     bound = [wholes.get(n) or passages[n] for n in judged]
-    haystack = fold(" ".join(pool))
     everything = fold(" ".join(passages.values()))
     latin = latin_share(" ".join(pool)) >= MIN_LATIN_SHARE
     # What the question asks about is looked for in the whole chunks too: a passage cut to the

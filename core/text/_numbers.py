@@ -21,10 +21,11 @@ NUMBER_OR_WORD = re.compile(rf"(?<![\w.])\d(?:[\d,.]|{_GROUPED})*\d(?!\w)|\w+", 
 #: Dashes of every width (and the minus sign); ``fold`` writes each as "-".
 DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
 #: A range of years or a season: a year, a dash or "/", and a later year in full or by its last
-#: two digits ("1991–92", "2021/22", "1991 - 1992"); not a date ("2021-04-17") nor a part of a
-#: longer number. Group 1 is the first year, group 2 the second as written.
+#: two digits ("1991–92", "2021/22", "1991 - 1992"), also at a sentence's or clause's end
+#: ("covers 2021-22."); not a date ("2021-04-17") nor a part of a longer number ("2021-22.5").
+#: Group 1 is the first year, group 2 the second as written.
 YEAR_RANGE = re.compile(
-    rf"(?<![\w.,/{DASHES}-])([12]\d{{3}}) ?[/{DASHES}-] ?(\d{{4}}|\d{{2}})(?![\w.,]|[/{DASHES}-]\d)"
+    rf"(?<![\w.,/{DASHES}-])([12]\d{{3}}) ?[/{DASHES}-] ?(\d{{4}}|\d{{2}})(?!\w|[.,/{DASHES}-]\d)"
 )
 
 #: A year standing alone (1000-2199): not a piece of a longer number, a date or a range.

@@ -30,6 +30,29 @@ def test_a_season_is_one_number_matched_however_it_is_written() -> None:
         assert present(written, haystack), written
     assert not present("1992–93", haystack)
     assert ranges("2019-05 and 1999/00") == [("1999/00", 1999, 2000)]  # a month is no range
+    # at a sentence's or a clause's end too, but not as part of a longer number
+    assert ranges("It covers 2021-22. Then 2019/20, and") == [
+        ("2021-22", 2021, 2022),
+        ("2019/20", 2019, 2020),
+    ]
+    assert ranges("2021-22.5 and 2021-22,5") == []
+
+
+def test_a_season_ending_the_reply_is_not_two_numbers() -> None:
+    """Held-out h047 (test half, 2026-12-05): "... covers the financial year 2021-22. [1]" was
+    judged as the numbers 2021 and 22, and `unbound` found "22" given for something else."""
+    passages = {
+        1: "About this Report\nThe Integrated Annual Report has been prepared in alignment with "
+        "the Integrated Reporting Framework.",
+        2: "Offices abroad\nThe group has 22 offices outside India.",
+    }
+    verdict = check(
+        "The report covers the financial year 2021-22. [1]",
+        passages,
+        question="Which financial year does the annual report cover?",
+    )
+    assert verdict.unbound == []
+    assert verdict.unsupported == ["2021-22"]  # one season the cited passage lacks
 
 
 def test_a_season_the_passage_holds_is_not_unmentioned() -> None:

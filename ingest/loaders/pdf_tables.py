@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from core.text import NUMBER
-from ingest.loaders.tables import data_like, table_lines
+from ingest.loaders.tables import CELL_SEPARATOR, data_like, table_lines
 
 _CELL = re.compile(r"\S+(?: \S+)*")
 #: A table's rows at least, and a cell's characters at most (longer: prose in columns).
@@ -96,8 +96,10 @@ CELL_GAP = 0.6
 SAME_LINE = 0.5
 #: A row with blank cells is read under the header when it fills at least this share of it.
 MIN_FILLED = 0.5
-#: Header lines read above a table whose first line holds values.
-MAX_HEADER_LINES = 2
+#: Header lines read above a table whose first line holds values (a line of group labels,
+#: "Revenue" over two columns, above names written on three lines: "Medical & / Public /
+#: Health").
+MAX_HEADER_LINES = 4
 #: A header line's words that may be numbers, at most (a share).
 HEADER_VALUES = 1 / 3
 #: A column of values: this share of its cells numbers or single words this short at most.
@@ -105,6 +107,10 @@ VALUE_SHARE = 2 / 3
 VALUE_CHARS = 16
 #: A column name's words at most.
 MAX_HEADER_WORDS = 5
+#: What tables write in a cell for a value they do not have.
+MISSING_VALUES = frozenset({"..", "...", "n.a.", "n.a", "n/a", "N/A", "na", "-", "–", "—"})
+_PROSE_ENDS = (".", ",", ";")
+_YEAR_CELL = re.compile(r"(?:19|20)\d\d")
 
 
 def _cells(line: str) -> _Line:
@@ -258,28 +264,59 @@ def _table(
     return rows, columns
 
 
-def _group_labels(labels: _Line, columns: _Line) -> list[str] | None:
-    """Header names with the group labels of the line above them ("Handgun, Pre-Pawn"): each
-    label names the columns whose middles lie within half the distance to its neighbouring
-    labels' middles (labels centred over their groups); None unless every label names two
-    columns or more."""
-    if (
-        len(labels) < 2
-        or len(labels) >= len(columns)
-        or not all(len(c.text) <= MAX_CELL for c in labels)
-    ):
+def _label_columns(labels: _Line, columns: list[tuple[float, float]]) -> list[list[int]] | None:
+    """The columns each label of a line stands over: those whose middles lie within half the
+    distance to its neighbouring labels' middles (labels centred over their groups); None when
+    a label stands over no column, or a label is too long for a header cell."""
+    if len(labels) < 2 or not all(len(c.text) <= MAX_CELL for c in labels):
         return None
     middles = [(c.start + c.end) / 2 for c in labels]
-    names = [c.text for c in columns]
-    for n, label in enumerate(labels):
+    spans: list[list[int]] = []
+    for n in range(len(labels)):
         left = middles[n] - middles[n - 1] if n > 0 else middles[n + 1] - middles[n]
         right = middles[n + 1] - middles[n] if n + 1 < len(labels) else left
         low, high = middles[n] - left / 2, middles[n] + right / 2
-        under = [k for k, c in enumerate(columns) if low <= (c.start + c.end) / 2 < high]
-        if len(under) < 2:
+        under = [k for k, (a, b) in enumerate(columns) if low <= (a + b) / 2 < high]
+        if not under:
             return None
+        spans.append(under)
+    return spans
+
+
+def _group_labels(labels: _Line, columns: _Line) -> list[str] | None:
+    """Header names with the group labels of the line above them ("Handgun, Pre-Pawn"): each
+    label names the columns it stands over (``_label_columns``); None unless every label names
+    two columns or more."""
+    if len(labels) >= len(columns):
+        return None
+    spans = _label_columns(labels, [(c.start, c.end) for c in columns])
+    if spans is None or any(len(under) < 2 for under in spans):
+        return None
+    names = [c.text for c in columns]
+    for label, under in zip(labels, spans, strict=True):
         for k in under:
             names[k] = f"{names[k]}, {label.text}"
+    return names
+
+
+def _spanning_labels(line: _Line, columns: list[tuple[float, float]]) -> list[str] | None:
+    """The top line of a header of several lines read as labels over one or more columns each
+    ("1996" over "% of national turnover" and "no. of stores"; "Revenue" over "Medical &
+    Public Health" and "Family Welfare", "Total" over one column): a label per column, blank
+    where none stands; None unless the line has fewer cells than the table has columns and some
+    label stands over two columns or more, its middle between two of them."""
+    if len(line) >= len(columns):
+        return None
+    spans = _label_columns(line, columns)
+    if spans is None or not any(
+        len(under) >= 2 and not any(a <= (cell.start + cell.end) / 2 <= b for a, b in columns)
+        for cell, under in zip(line, spans, strict=True)
+    ):
+        return None  # no label centred between the columns it names: one of stacked names
+    names = [""] * len(columns)
+    for label, under in zip(line, spans, strict=True):
+        for k in under:
+            names[k] = label.text
     return names
 
 
@@ -287,8 +324,8 @@ def _stacked_header(lines: list[_Line], columns: list[tuple[float, float]]) -> l
     """Column names from header lines above a table (a header of two lines: "# / enc-layers",
     "TEDs / complex"; a header whose cells run together: "Base Model1 Large Model"): each
     column takes the words of each line that stand over it (the one they overlap most), top
-    to bottom; None when a word stands over no column, or unless each column is named (a
-    line of titles above a table of contents names some)."""
+    to bottom (a column no word stands over is blank); None when a word stands over no
+    column."""
     names = [""] * len(columns)
     for line in lines:
         for word in (w for cell in line for w in cell.split()):
@@ -301,7 +338,7 @@ def _stacked_header(lines: list[_Line], columns: list[tuple[float, float]]) -> l
                 return None
             k = max(over)[1]
             names[k] = f"{names[k]} {word.text}".strip()
-    return names if all(names) else None
+    return names
 
 
 def _header_above(
@@ -313,26 +350,69 @@ def _header_above(
 ) -> list[str] | None:
     """The names of a table starting at line ``i`` with values from the up to
     ``MAX_HEADER_LINES`` text lines just above it that stand over its columns (the most that
-    do; ``strict``: lines of two cells or more, none ending a sentence); those lines are taken
-    out of ``blocks`` (the caller
-    adds them to the table's)."""
+    do; ``strict``: lines of two cells or more, none ending a sentence; see ``_names_above``);
+    those lines are taken out of ``blocks`` (the caller adds them to the table's)."""
     for n in range(MAX_HEADER_LINES, 0, -1):
         above = lines[i - n : i] if i >= n else []
         if not above or len(blocks) < n or any(b.table for b in blocks[-n:]):
             continue
         if any(not _is_row(ln) and (strict or len(ln) != 1) for ln in above):
             continue
-        if strict and any(c.text.endswith(".") for ln in above for c in ln):
+        if any(c.text.endswith(_PROSE_ENDS if strict else (",", ";")) for ln in above for c in ln):
             continue  # a sentence above the table, not its header
-        if any(_mostly_values(ln) or _CAPTION.match(ln[0].text) for ln in above):
+        if n > 2 and any(c.text.endswith(".") for ln in above for c in ln):
+            continue  # a line of a paper's prose set beside the table
+        if any(_captioned(ln) for ln in above):
             continue
-        if any(NUMBER.fullmatch(c.text) for ln in above for c in ln):
+        if any(not _year_labels(ln, columns) for ln in above if _mostly_values(ln)):
+            continue
+        if any(
+            NUMBER.fullmatch(c.text) and not _year_labels(ln, columns) for ln in above for c in ln
+        ):
             continue  # a row of values ("2", a page number) above more; a header has "(0.75)"
-        names = _stacked_header(above, columns)
+        names = _names_above(above, columns)
         if names:
             del blocks[-n:]
             return names
     return None
+
+
+def _names_above(above: list[_Line], columns: list[tuple[float, float]]) -> list[str] | None:
+    """Column names from header lines above a table: the top line's labels over one or more
+    columns each (``_spanning_labels``: "1996" over two columns) joined after the names the
+    lines under it stack (``_stacked_header``: "no. of stores, 1996"), or all the lines
+    stacked; None unless every column after the first is named (the first, the rows' names,
+    only under a header of two lines or more, or of years)."""
+    top = _spanning_labels(above[0], columns) if len(above) > 1 else None
+    stacked = _stacked_header(above[1:] if top else above, columns)
+    if stacked is None:
+        return None
+    if top:
+        stacked = [
+            f"{a}, {b}" if a and b and a != b else a or b for a, b in zip(stacked, top, strict=True)
+        ]
+    if not all(stacked[1:]) or not (
+        stacked[0] or len(above) > 1 or _year_labels(above[0], columns)
+    ):
+        return None  # one line naming no row names: a line of titles (a table of contents)
+    return stacked
+
+
+def _captioned(line: _Line) -> bool:
+    """A caption's line ("Table 2-1  FUNCTION_USAGE view", its cells apart or not)."""
+    return bool(_CAPTION.match(line[0].text) or _CAPTION.match(" ".join(c.text for c in line)))
+
+
+def _year_labels(line: _Line, columns: list[tuple[float, float]]) -> bool:
+    """A line of years over a table's value columns ("1994  1991  1987"): its numbers are all
+    years, and no cell stands over the first column (the rows' names)."""
+    numbers = [c.text for c in line if NUMBER.fullmatch(c.text)]
+    first_end = columns[0][1] + _slack(columns, 0)
+    return (
+        bool(numbers)
+        and all(_YEAR_CELL.fullmatch(n) for n in numbers)
+        and line[0].start > first_end
+    )
 
 
 def _mostly_values(line: _Line) -> bool:
@@ -341,6 +421,25 @@ def _mostly_values(line: _Line) -> bool:
     words = [w.text for c in line for w in c.split()]
     values = sum(1 for w in words if w in "-–—" or data_like([w]))
     return values > HEADER_VALUES * len(words)
+
+
+def _values_row(cells: list[str]) -> bool:
+    """A row of values, not of names: a number that is not a year ("47,824,589"), or, after its
+    first cell, only numbers and the marks tables write for a missing value ("Greece | n.a. |
+    n.a.", "Finland | .. | .."). A row whose numbers are all years names its columns."""
+    rest = [c for c in cells[1:] if c]
+    numbers = [c for c in cells if _numeric_cell(c)]
+    if any(not _YEAR_CELL.fullmatch(c) for c in numbers):
+        return True
+    return (
+        bool(rest)
+        and all(c in MISSING_VALUES or _numeric_cell(c) for c in rest)
+        and any(c in MISSING_VALUES for c in rest)
+    )
+
+
+def _numeric_cell(cell: str) -> bool:
+    return data_like([cell])
 
 
 def _fill_down(rows: list[list[str]]) -> None:
@@ -375,6 +474,53 @@ def _looks_tabular(rows: list[list[str]]) -> bool:
     return data_like(rows[0]) or all(len(c.split()) <= MAX_HEADER_WORDS for c in rows[0])
 
 
+def _prefixed_from_above(
+    blocks: list[_Block],
+    lines: list[_Line],
+    i: int,
+    columns: list[tuple[float, float]],
+    names: list[str],
+) -> list[str]:
+    """The names of a table starting at line ``i`` with the words of the line just above that
+    stand over some of its columns put before theirs ("Cycle" over "Name", "KI" over
+    "(1/km)": "Cycle Name", "KI (1/km)"), when that line has two short cells or more, none
+    ending a sentence, and each of its words stands over a column; that line is then taken out
+    of ``blocks``. The names as they are otherwise."""
+    above = lines[i - 1]
+    if (
+        len(above) < 2
+        or not _is_row(above)
+        or any(c.text.endswith(".") or NUMBER.fullmatch(c.text) for c in above)
+        or _captioned(above)
+    ):
+        return names
+    stacked = _stacked_header([above], columns)
+    if stacked is None or sum(1 for n in stacked if n) < 2:
+        return names
+    del blocks[-1]
+    return [f"{a} {b}".strip() for a, b in zip(stacked, names, strict=True)]
+
+
+def _continued_header(names: list[str], body: list[list[str]]) -> list[list[str]]:
+    """The names and the rows under them, the rows just under the names that go on naming the
+    columns ("Eliminate" over "Stops": a blank first cell, no value, rows of values below) joined
+    to the names word by word ("Eliminate Stops"), at most ``MAX_HEADER_LINES`` of them; the
+    rows' blank first cells filled down (``_fill_down``)."""
+    names = list(names)
+    k = 0
+    while (
+        k < min(MAX_HEADER_LINES, len(body) - 1)
+        and not body[k][0]
+        and not _values_row(body[k])
+        and any(_values_row(r) for r in body[k + 1 :])
+    ):
+        names = [f"{a} {b}".strip() for a, b in zip(names, body[k], strict=True)]
+        k += 1
+    rows = [list(r) for r in body[k:]]
+    _fill_down(rows)
+    return [names, *rows]
+
+
 @dataclass
 class _Block:
     """A table (its lines written as rows) or one line of text, and the lines it came from."""
@@ -403,16 +549,23 @@ def _blocks(lines: list[_Line], exact: bool) -> list[_Block]:
             i += 1
             continue
         taken = list(range(i, i + len(rows)))
-        if exact and data_like(rows[0]):
+        if _values_row(rows[0]) and (
+            exact or sum(map(_values_row, rows[1:])) * 2 >= len(rows) - 1
+        ):  # a first row of values is no header: look above it (layout text: rows of values)
             kept = len(blocks)
             names = _header_above(blocks, lines, i, columns)
             taken = list(range(i - (kept - len(blocks)), i)) + taken
-            if not names:  # values without names: the page's own order reads as well
+            if not names and exact:  # values without names: the page's own order reads as well
                 blocks.append(_text_block(lines, i))
                 i += 1
                 continue
             _fill_down(rows)
-            text = table_lines([names, *rows])
+            # layout text without names: rows of cells, never a row of values as their names
+            text = (
+                table_lines([names, *rows])
+                if names
+                else [CELL_SEPARATOR.join(filter(None, r)) for r in rows]
+            )
         else:
             grouped = names = None
             if exact and blocks and not blocks[-1].table:
@@ -421,9 +574,13 @@ def _blocks(lines: list[_Line], exact: bool) -> list[_Block]:
                     kept = len(blocks)
                     names = _header_above(blocks, lines, i, columns, strict=True)
                     taken = list(range(i - (kept - len(blocks)), i)) + taken
-            rows = [names, *rows] if names else [grouped or rows[0], *rows[1:]]
-            _fill_down(rows[1:])
-            text = table_lines(rows)
+            body = rows if names else rows[1:]
+            header = names or grouped or rows[0]
+            if exact and not names and not grouped and blocks and not blocks[-1].table:
+                kept = len(blocks)
+                header = _prefixed_from_above(blocks, lines, i, columns, header)
+                taken = list(range(i - (kept - len(blocks)), i)) + taken
+            text = table_lines(_continued_header(header, body))
         blocks.append(_Block(text, taken, table=True))
         i += len(rows)
     _place_captions(blocks, exact)

@@ -105,3 +105,42 @@ def test_a_long_last_column_needs_its_cells_under_their_columns() -> None:
     assert layout_with_tables(drifting) is None
     two_columns = "Ash     Grows in damp woods across most of northern Europe and beyond\n" * 3
     assert layout_with_tables(two_columns) is None  # a long cell needs three columns or more
+
+
+def test_a_first_row_of_values_is_never_the_header() -> None:
+    """Held-out batch 4 (dev): health.pdf's state table (layout text) has a header of four
+    lines, its top line's labels ("Revenue", "Capital") each centred over two columns; it was
+    read with Andhra Pradesh's row as the names ("Andhra Pradesh: Kerala | 47,824,589:
+    27,923,965")."""
+    lines = _text("health.pdf").splitlines()
+    kerala = next(ln for ln in lines if "Kerala" in ln)
+    assert kerala.startswith(
+        "States-A: Kerala | Medical & Public Health, Revenue: 27,923,965 | Family Welfare, "
+        "Revenue: 3,985,473 | Medical & Public Health, Capital: 929,503 | Family Welfare, "
+        "Capital: 0 | Revenue & Capital, Total: 32,838,941 | Others(1): 334,640 | Total: 33,173,581"
+    ), kerala
+    assert not [ln for ln in lines if "Andhra Pradesh: " in ln]
+    values = "Ash     4,120     17\nElm     3,005     12\nOak     2,980     30\n"
+    assert layout_with_tables(values) == "Ash | 4,120 | 17\nElm | 3,005 | 12\nOak | 2,980 | 30"
+
+
+def test_group_labels_over_two_columns_years_and_missing_values() -> None:
+    """eu-004.pdf (drawn words): "1996" and "1991" each over two columns of a header on four
+    lines; "1993 1994 1993 1994" under "number of franchisors / franchisees"; rows of "n.a."
+    and ".." are rows of values, not names (Greece's row had named every column)."""
+    lines = _text("eu-004.pdf").splitlines()
+    germany = next(ln for ln in lines if ln.startswith("Germany | % of national"))
+    assert "| no. of stores, 1996: 12130 |" in germany and "no. of stores, 1991: 8290" in germany
+    assert "Greece | % of national turnover, 1996: n.a. |" in "\n".join(lines)
+    uk = next(ln for ln in lines if ln.startswith("UK | 1993, number of franchisors"))
+    assert uk.endswith("| 1994, number of franchisees: 24900"), uk
+
+
+def test_a_header_row_continued_below_and_named_above() -> None:
+    """foo.pdf: "Eliminate" over "Stops" (a header row going on in the row under it) and
+    "Cycle" over "Name" (a line above naming some columns)."""
+    lines = _text("foo.pdf").splitlines()
+    assert (
+        "Cycle Name: 2012_2 | KI (1/km): 3.30 | Distance (mi): 1.3 | Improved Speed: 5.9% | "
+        "Decreased Accel: 9.5% | Eliminate Stops: 29.2% | Decreased Idle: 17.4%"
+    ) in lines, lines

@@ -45,6 +45,9 @@ _CELL = re.compile(r"\S+(?: \S+)*")
 #: A table's rows at least, and a cell's characters at most (longer: prose in columns).
 MIN_ROWS = 3
 MAX_CELL = 32
+#: A row's name (its first cell) at most, before values only in a table of at least
+#: ``LONG_LAST_FROM`` columns.
+MAX_NAME_CELL = 48
 #: The last column's characters at most, in a table of at least ``LONG_LAST_FROM`` columns.
 MAX_LAST_CELL = 90
 LONG_LAST_FROM = 3
@@ -87,6 +90,15 @@ class DrawnWord(NamedTuple):
     newline: bool
     upright: bool = True
 
+
+#: Dot leaders between a row's name and its values ("Robbery . . . . 102.1"): a word of dots
+#: only, and the run of dots ending a cell, with the one a name's last word ends on.
+_LEADER = re.compile(r"[.·](?:\s+[.·])*")
+_LEADERS = re.compile(r"(?:\s+[.…·]){2,}\s*$")
+#: Cells a line read without its leaders must have to be read so (a table of contents' "Preface
+#: . . . . xi" stays as drawn).
+MIN_LEADER_CELLS = 3
+_LEADER_END = re.compile(r"(?:\s*[.…·])+$")
 
 #: Words of one line further apart than this share of their height (the font's size) are in
 #: two cells (a space is about a quarter of it; "41 181", a thousands group, about a half).
@@ -156,33 +168,94 @@ def segment_lines(words: list[DrawnWord]) -> list[_Line]:
     lines: list[_Line] = []
     for group in grouped:
         group.sort(key=lambda kw: kw[1].left)
-        cells: _Line = []
-        right = 0.0
-        for k, w in group:
-            text = w.text.strip()
-            span = (w.left / unit, w.right / unit)
-            if cells and w.left - right < CELL_GAP * (w.top - w.bottom):
+        cells = _line_cells(group, unit, leaders=True)
+        if len(cells) < MIN_LEADER_CELLS:  # a table of contents' line: as it was drawn
+            cells = _line_cells(group, unit, leaders=False)
+        if cells:
+            lines.append(cells)
+    return _join_wrapped_names(lines)
+
+
+def _join_wrapped_names(lines: list[_Line]) -> list[_Line]:
+    """A row's name written on two lines ("Murder and nonnegligent" over an indented
+    "manslaughter" and the row's values) joined into the row's first cell."""
+    out: list[_Line] = []
+    for line in lines:
+        above = out[-1] if out else None
+        if (
+            above is not None
+            and len(above) == 1
+            and len(line) >= MIN_ROWS
+            and line[0].start > above[0].start
+            and above[0].end < line[1].start
+            and len(above[0].text) <= MAX_CELL
+            and not above[0].text.endswith((".", ":", ";"))
+        ):
+            name, first = above[0], line[0]
+            joined = _Cell(
+                f"{name.text} {first.text}",
+                min(name.start, first.start),
+                max(name.end, first.end),
+                (*name.words, *first.words),
+                (*name.parts, *first.parts),
+            )
+            out[-1] = [joined, *line[1:]]
+        else:
+            out.append(line)
+    return out
+
+
+def _line_cells(group: list[tuple[int, DrawnWord]], unit: float, leaders: bool) -> _Line:
+    """One line's words, left to right, as cells (see ``segment_lines``); with ``leaders``,
+    dot leaders are taken out of the text (kept among the cell's words) and end the cell."""
+    cells: _Line = []
+    right = 0.0
+    led = False  # a dot leader ran from the last cell: the next word opens a cell
+    for k, w in group:
+        text = w.text.strip()
+        if leaders and _LEADER.fullmatch(text):
+            if cells:
                 last = cells[-1]
-                cells[-1] = _Cell(
-                    f"{last.text} {text}",
-                    last.start,
-                    max(last.end, span[1]),
-                    (*last.words, k),
-                    (*last.parts, (text, *span)),
-                )
-            else:
-                cells.append(_Cell(text, *span, (k,), ((text, *span),)))
-            right = max(right, w.right)
-        lines.append(cells)
-    return lines
+                stripped = _LEADER_END.sub("", last.text) or last.text
+                cells[-1] = _Cell(stripped, last.start, last.end, (*last.words, k), last.parts)
+                led = True
+            continue
+        span = (w.left / unit, w.right / unit)
+        if cells and not led and w.left - right < CELL_GAP * (w.top - w.bottom):
+            last = cells[-1]
+            cells[-1] = _Cell(
+                f"{last.text} {text}",
+                last.start,
+                max(last.end, span[1]),
+                (*last.words, k),
+                (*last.parts, (text, *span)),
+            )
+        else:
+            cells.append(_Cell(text, *span, (k,), ((text, *span),)))
+        right = max(right, w.right)
+        led = False
+    if leaders:
+        cells = [
+            _Cell(_LEADERS.sub("", c.text) or c.text, c.start, c.end, c.words, c.parts)
+            for c in cells
+        ]
+    return cells
 
 
 def _is_row(cells: _Line) -> bool:
     if len(cells) < 2:
         return False
-    *first, last = cells
-    longest_last = MAX_LAST_CELL if len(cells) >= LONG_LAST_FROM else MAX_CELL
-    return all(len(c.text) <= MAX_CELL for c in first) and len(last.text) <= longest_last
+    name, *middle, last = cells
+    wide = len(cells) >= LONG_LAST_FROM
+    longest_last = MAX_LAST_CELL if wide else MAX_CELL
+    values = all(_numeric_cell(c.text) or c.text in MISSING_VALUES for c in (*middle, last))
+    # a longer name before values only: "Murder and nonnegligent manslaughter | 9,739 | 4,741"
+    longest_name = MAX_NAME_CELL if wide and values else MAX_CELL
+    return (
+        len(name.text) <= longest_name
+        and all(len(c.text) <= MAX_CELL for c in middle)
+        and len(last.text) <= longest_last
+    )
 
 
 def _slack(columns: list[tuple[float, float]], i: int) -> float:
@@ -416,11 +489,15 @@ def _year_labels(line: _Line, columns: list[tuple[float, float]]) -> bool:
 
 
 def _mostly_values(line: _Line) -> bool:
-    """More than ``HEADER_VALUES`` of the line's words are numbers or dashes: a row of values
-    run together, not a header (which may hold one: "mAP (0.75)")."""
-    words = [w.text for c in line for w in c.split()]
-    values = sum(1 for w in words if w in "-–—" or data_like([w]))
-    return values > HEADER_VALUES * len(words)
+    """More than ``HEADER_VALUES`` of the line's words are numbers or dashes, in cells mostly of
+    them: a row of values run together, not a header (which may hold one: "mAP (0.75)", "Under
+    18")."""
+    values = 0
+    for cell in line:
+        words = [w.text for w in cell.split()]
+        numbers = sum(1 for w in words if w in "-–—" or data_like([w]))
+        values += numbers if numbers * 2 > len(words) else 0  # "Under 18" is a name
+    return values > HEADER_VALUES * sum(len(c.split()) for c in line)
 
 
 def _values_row(cells: list[str]) -> bool:

@@ -144,3 +144,25 @@ def test_a_header_row_continued_below_and_named_above() -> None:
         "Cycle Name: 2012_2 | KI (1/km): 3.30 | Distance (mi): 1.3 | Improved Speed: 5.9% | "
         "Decreased Accel: 9.5% | Eliminate Stops: 29.2% | Decreased Idle: 17.4%"
     ) in lines, lines
+
+
+def test_dot_leaders_and_row_names_on_two_lines() -> None:
+    """12s0324.pdf (Statistical Abstract): rows "Robbery . . . . 102.1 25.5 ..." with dot
+    leaders, names wrapped onto two lines ("Murder and nonnegligent / manslaughter"), a header
+    of three lines with "Under 18 years" (a name holding a number); a table of contents' dot
+    leaders stay as drawn."""
+    lines = _text("12s0324.pdf").splitlines()
+    assert (
+        "Offense charged: Robbery | Total: 102.1 | Total Under 18 years: 25.5 | 18 years and "
+        "over: 76.6 | Total: 90.0 | Male Under 18 years: 22.9 | 18 years and over: 67.1 | "
+        "Total: 12.1 | Female Under 18 years: 2.5 | 18 years and over: 9.5"
+    ) in lines, lines
+    assert (
+        "Offense charged: Murder and nonnegligent manslaughter | Total: 9,739 | White: 4,741"
+        in ("\n".join(lines))
+    )
+    assert "Asian Pacific Islander: 989" in next(
+        ln for ln in lines if ": Robbery | Total: 100,496" in ln
+    )
+    contents = _text("redp5110_sampled.pdf")
+    assert "Notices | vii" not in contents and "Preface  . . . ." in contents

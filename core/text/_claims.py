@@ -64,11 +64,25 @@ def fold(text: str) -> str:
     return "".join(c for c in text if not unicodedata.combining(c)).lower()
 
 
+#: A code of numbers joined by underscores ("cycle 2012_2", "run 14_03"): one identifier.
+CODE = re.compile(r"(?<![\w.])\d+(?:_\d+)+(?!\w)")
+#: A street address: a house number, a compass point, capitalised words and the street's kind
+#: ("300 N MICHIGAN AVE", "221 Baker Street"): one identifier, not a number and some names.
+STREET = re.compile(
+    r"(?<![\w.])\d{1,5}[A-Z]? (?:[NSEW]\.? )?(?:[A-Z][\w'’.-]* ){1,3}"
+    r"(?i:AVE|AVENUE|ST|STREET|RD|ROAD|BLVD|BOULEVARD|DR|DRIVE|LN|LANE|WAY|PL|PLACE|CT|COURT"
+    r"|PKWY|PARKWAY|HWY|HIGHWAY|TER|TERRACE|SQ|SQUARE)\b\.?"
+)
+
+
 def _numbers(text: str, pattern: re.Pattern[str] = NUMBER) -> list[tuple[int, str]]:
     """(position, as written) of each number of ``text`` (as ``pattern`` finds them), a year
-    range or season ("1991–92") as one number rather than two."""
+    range or season ("1991–92"), a code ("2012_2") and a street address ("300 N MICHIGAN AVE")
+    each as one rather than as their numbers."""
     spans = [(m.start(), m.end()) for m in YEAR_RANGE.finditer(text) if year_range(m)]
-    found = [(a, text[a:b]) for a, b in spans]
+    spans += [(m.start(), m.end()) for m in CODE.finditer(text)]
+    spans += [(m.start(), m.end()) for m in STREET.finditer(text)]
+    found = [(a, text[a:b].rstrip(".")) for a, b in spans]
     for m in pattern.finditer(text):
         if not any(a <= m.start() < b for a, b in spans):
             found.append((m.start(), m.group(0).rstrip(".,")))

@@ -125,3 +125,33 @@ def test_mojibake_is_repaired_and_clean_text_left_alone() -> None:
     assert repair("Ã la carte") == "à la carte" and repair("ÐŸÑ€Ð¸Ð²ÐµÑ‚") == "Привет"
     for clean in ("Müller, Straße", "naïve — “quoted”", "שלום", "2*9,95 EUR", "plain ASCII"):
         assert repair(clean) == clean
+
+
+def test_codes_and_street_addresses_are_one_identifier() -> None:
+    """Held-out batch 4 dev: h436 asked for "300 N MICHIGAN AVE", which the pothole sheet does
+    not hold (it holds 300 S MICHIGAN AVE); its 300, MICHIGAN and AVE were each found, and the
+    other street's date was given. "cycle 2012_2" was read as the number 2012."""
+    assert asked_numbers("When was the request at 300 N MICHIGAN AVE completed?") == [
+        "300 N MICHIGAN AVE"
+    ]
+    assert asked_numbers("What saving on cycle 2012_2 in Table 2-1?") == ["2012_2"]
+    assert claims("He lives at 221 Baker Street. It cost 300 Euros.")[:2] == [
+        "221 Baker Street",
+        "300",
+    ]
+    rows = {
+        1: "STATUS: Completed | COMPLETION DATE: 08/27/2014 | STREET ADDRESS: 300 S MICHIGAN AVE",
+        2: "Cycle Name: 2012_2 | Eliminate Stops: 29.2%",
+    }
+    other_street = check(
+        "The request at 300 N MICHIGAN AVE was completed on 08/27/2014 [1].",
+        rows,
+        question="When was the pothole request at 300 N MICHIGAN AVE completed?",
+    )
+    assert other_street.unmentioned == ["300 N MICHIGAN AVE"] and not other_street.grounded
+    held = check(
+        "Eliminating stops saves 29.2% on cycle 2012_2 [2].",
+        rows,
+        question="What percent fuel saving comes from eliminating stops on cycle 2012_2?",
+    )
+    assert held.unmentioned == [] and held.grounded

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from core.text import CHUNK_SENTENCE_GAP, repair
 from core.types import ChunkDraft, Section
-from ingest.loaders.tables import CELL_SEPARATOR
+from ingest.loaders.tables import CELL_SEPARATOR, TABLE_CAPTION
 from ingest.loaders.text import split_paragraphs
 
 
@@ -17,6 +17,51 @@ def _cells_or_sentences(line: str) -> list[str]:
     if CELL_SEPARATOR in line:
         return line.split(CELL_SEPARATOR)
     return CHUNK_SENTENCE_GAP.split(line)
+
+
+#: A caption put before a chunk has at most this many characters.
+MAX_CAPTION_CHARS = 160
+#: Lines between a caption and its table's first row (a headnote, header lines) at most.
+MAX_NOTE_LINES = 6
+
+
+def with_captions(texts: list[str], section: str) -> list[str]:
+    """The chunks of ``section`` in order, each opening with a table's row ("Offense charged:
+    Robbery | Total: 102.1 | ...") preceded by the caption line of the table it lies in
+    ("Table 324. Arrests by Sex and Age: 2009", the last caption line before it in the section,
+    with no blank line between) when the chunk lacks it: a row cut from its caption loses the
+    table's subject and year, which retrieval and the checks look for."""
+    out: list[str] = []
+    cursor = 0
+    for text in texts:
+        first = text.split("\n", 1)[0]
+        at = section.find(first, cursor)
+        if at < 0:
+            at = cursor
+        else:
+            cursor = at
+        caption = _caption_before(section, at) if CELL_SEPARATOR in first else None
+        out.append(f"{caption}\n{text}" if caption and caption not in text else text)
+    return out
+
+
+def _caption_before(section: str, at: int) -> str | None:
+    """The caption line of the table running to position ``at``: going up from it, the
+    table's rows, then at most ``MAX_NOTE_LINES`` other lines (its headnote, its header), then
+    the caption; None at a blank line, at the rows of another table, or past those lines."""
+    above = section[:at].split("\n")[:-1]
+    notes = 0
+    for line in reversed(above):
+        if not line.strip():
+            return None
+        if TABLE_CAPTION.match(line):
+            return line.strip() if len(line) <= MAX_CAPTION_CHARS else None
+        if CELL_SEPARATOR in line and ": " in line and notes == 0:
+            continue  # a row of the table
+        notes += 1
+        if notes > MAX_NOTE_LINES:
+            return None
+    return None
 
 
 _SPLITS: tuple[Callable[[str], list[str]], ...] = (str.splitlines, _cells_or_sentences)
@@ -126,8 +171,10 @@ class Chunker:
             yield "\n".join(u for u, _ in current)
 
     def chunk_section(self, section: Section) -> list[tuple[str, dict[str, object]]]:
-        """Chunks of one section, as (text, provenance)."""
-        return [(text, dict(section.provenance)) for text in self._pack(self._units(section.text))]
+        """Chunks of one section, as (text, provenance); a chunk opening inside a table with a
+        caption starts with the caption's line (``with_captions``)."""
+        texts = with_captions(list(self._pack(self._units(section.text))), section.text)
+        return [(text, dict(section.provenance)) for text in texts]
 
     def chunk(self, sections: list[Section]) -> list[ChunkDraft]:
         """Every chunk of a document, numbered in order, with exact token counts."""
@@ -153,8 +200,11 @@ class Chunker:
         )
         ordinal = 0
         for provenance, run in runs:
+            run = list(run) if not continued else run
             units = (unit for section in run for unit in self._units(section.text))
             texts_of = self._pack(units)
+            if not continued and isinstance(run, list) and len(run) == 1:
+                texts_of = iter(with_captions(list(texts_of), run[0].text))
             while texts := list(itertools.islice(texts_of, STREAM_BATCH)):
                 counts = self.count_tokens(texts)
                 yield [

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from core.text import NUMBER
-from ingest.loaders.tables import CELL_SEPARATOR, data_like, table_lines
+from ingest.loaders.tables import CELL_SEPARATOR, TABLE_CAPTION, data_like, table_lines
 
 _CELL = re.compile(r"\S+(?: \S+)*")
 #: A table's rows at least, and a cell's characters at most (longer: prose in columns).
@@ -56,7 +56,7 @@ LONG_LAST_FROM = 3
 #: (centred columns of different widths: "~70%" above "electricity").
 ALIGN_SLACK = 2
 ALIGN_SHARE = 0.25
-_CAPTION = re.compile(r"^\s*(?i:Table|Tab\.)\s+[0-9IVX]+(?:[-.][0-9]+)*(?:[.:]\s|\s\s|\s(?=[A-Z]))")
+_CAPTION = TABLE_CAPTION
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,10 @@ from typing import Any
 from core.text import NUMERIC_CELL
 from core.types import Section
 
+#: A table's caption line: "Table 324. Arrests by Sex and Age: 2009", "Table 6.8: Franchising".
+TABLE_CAPTION = re.compile(
+    r"^\s*(?i:Table|Tab\.)\s+[0-9IVX]+(?:[-.][0-9]+)*(?:[.:]\s|\s\s|\s(?=[A-Z]))"
+)
 MAX_ROWS = 10
 CELL_SEPARATOR = " | "  # between a row's cells; the chunker splits a too-long row there
 MAX_CHARS = 500

@@ -145,7 +145,7 @@ def test_a_reply_stating_no_fact_is_asked_once_more_unable_to_cite(
 def test_a_reply_ending_where_its_fact_should_be_is_not_asked_again(
     settings: HearthSettings,
 ) -> None:
-    """"France is a region of [1]." had no fact to give (SQuAD 2.0's unanswerable question):
+    """ "France is a region of [1]." had no fact to give (SQuAD 2.0's unanswerable question):
     asked again, the 1.5B wrote one from the passage; it is declined as it stands."""
     from service.answering.grounding import NOT_VERIFIED
 

@@ -82,3 +82,23 @@ def test_a_row_too_long_for_one_chunk_is_cut_between_cells() -> None:
     drafts = chunker.chunk([Section(row)])
     cells = [line for d in drafts for line in d.text.splitlines()]
     assert cells == [f"Column {i}: value {i}" for i in range(6)]
+
+
+def test_a_chunk_inside_a_captioned_table_opens_with_its_caption() -> None:
+    """Held-out batch 4 dev h438: the Statistical Abstract's "Robbery" row was cut from "Table
+    324. Arrests by Sex and Age: 2009", so no passage given held the year asked about."""
+    rows = "\n".join(
+        f"Offense charged: Offense {i} | Total: {i}.5 | Female Under 18 years: {i}.1"
+        for i in range(12)
+    )
+    page = (
+        "Some prose before the table.\n\nTable 324. Arrests by Sex and Age: 2009\n"
+        "[In thousands]\nOffense charged | Total | Female Under 18 years\n"
+        f"{rows}\n\nAfter the table, prose: a | b"
+    )
+    chunker = Chunker(count, offsets, chunk_tokens=30, overlap_tokens=5)
+    texts = [d.text for d in chunker.chunk([Section(page, {"page": 1})])]
+    in_table = [t for t in texts if "Offense charged: Offense" in t]
+    assert len(in_table) >= 3
+    assert all(t.startswith("Table 324. Arrests by Sex and Age: 2009\n") for t in in_table[1:])
+    assert not [t for t in texts if "After the table" in t and "Table 324" in t]

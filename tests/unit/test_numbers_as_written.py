@@ -155,3 +155,15 @@ def test_codes_and_street_addresses_are_one_identifier() -> None:
         question="What percent fuel saving comes from eliminating stops on cycle 2012_2?",
     )
     assert held.unmentioned == [] and held.grounded
+
+
+def test_a_name_opening_the_reply_that_no_passage_holds_is_unmentioned() -> None:
+    """Held-out batch 4 dev h403: "Rajasthan's total ... was 15,463,853" (Jharkhand's total),
+    Rajasthan being in no passage; a sentence's first word was never taken as a name."""
+    rows = {1: "States-A: Jharkhand | Total: 15,463,853", 2: "States-A: Kerala | Total: 33,173,581"}
+    verdict = check(
+        "Rajasthan's total public health outlay was 15,463,853 [1].",
+        rows,
+        question="What was Rajasthan's total public health outlay in the budget estimates?",
+    )
+    assert verdict.unmentioned == ["Rajasthan"] and not verdict.grounded

@@ -64,8 +64,14 @@ def test_sentences_that_disagree_equally_decide_nothing() -> None:
 
 def test_review_shows_the_no_and_records_the_check() -> None:
     passage = Passage(
-        number=1, chunk_id=1, document_id=1, path="/docs/lorem.odt", file_type="odt",
-        provenance={}, score=1.0, text=LOREM,
+        number=1,
+        chunk_id=1,
+        document_id=1,
+        path="/docs/lorem.odt",
+        file_type="odt",
+        provenance={},
+        score=1.0,
+        text=LOREM,
     )
     shown, verdict = review("Yes [1].", [passage], question="Is Lorem Ipsum simply random text?")
     assert shown.startswith("No.") and verdict.cited == [1]

@@ -401,8 +401,10 @@ def month_tables(source: str) -> list[int]:
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Tuple | ast.List | ast.Set):
             names = [
-                e.value for e in node.elts
-                if isinstance(e, ast.Constant) and isinstance(e.value, str)
+                e.value
+                for e in node.elts
+                if isinstance(e, ast.Constant)
+                and isinstance(e.value, str)
                 and e.value.lower() in _MONTH_NAMES
             ]
             if len(names) >= 3:

@@ -184,8 +184,11 @@ def test_a_summary_pointer_line_shows_the_documents_sentence() -> None:
         "/d/r.md",
         "sha",
         (
-            chunk(0, "## 1. The Kelby depot\nThe Kelby depot has a slate roof. "
-                  "The Kelby depot handled 7,848 tonnes in 2023, reported by Owen Lusk."),
+            chunk(
+                0,
+                "## 1. The Kelby depot\nThe Kelby depot has a slate roof. "
+                "The Kelby depot handled 7,848 tonnes in 2023, reported by Owen Lusk.",
+            ),
             chunk(1, "Lorries queue on the road. Rhea Patel counted 512 sacks at Brora."),
         ),
     )

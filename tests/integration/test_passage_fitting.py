@@ -296,3 +296,46 @@ def test_a_figure_after_an_abbreviation_stays_in_its_sentence(embedder: Embedder
     question = "What is the bill number on Robert Schneider's bill?"
     fitted = fit_passages(question, [_passage(1, "bill.jpg", BILL)], embedder, count, 30)
     assert "3139" in fitted[0].text, fitted[0].text
+
+
+def test_a_line_under_a_label_line_is_scored_with_it(embedder: Embedder) -> None:
+    """Held-out batch 4 dev h428: "what revenue target is set for 2025?" lost "Revenue Target:
+    $12M" (under the line "2025 Objectives") to "Q1 2025: ... ($5M target)"; a line is now
+    scored after the short label line above it, which comes along when it is taken."""
+    report = (
+        "Strategic Initiatives\n2025 Objectives\nRevenue Target: $12M (400% growth)\n"
+        "Market Expansion: Enter European and Asian markets\nProduct Portfolio: Launch 4 new "
+        "products\nTeam Growth: Scale to 150 employees\nKey Action Items\n• Q1 2025: Complete "
+        "Series A funding round ($5M target)\n• Q2 2025: Open European office in London\n"
+        "• Q3 2025: Launch enterprise mobile application\n• Q4 2025: Achieve SOC 2 Type II "
+        "compliance\nConclusion\nQ4 2024 represents a transformative quarter for TechCorp."
+    )
+    count = _counter(embedder)
+    question = "In the Q4 2024 business performance report, what revenue target is set for 2025?"
+    fitted = fit_passages(question, [_passage(1, "report.docx", report)], embedder, count, 24)
+    assert "2025 Objectives Revenue Target: $12M" in fitted[0].text, fitted[0].text
+
+
+def test_a_row_of_many_cells_is_narrowed_to_the_named_column(embedder: Embedder) -> None:
+    """Held-out batch 4 dev h439: given the whole Robbery row of six cells, the 1.5B model read
+    another row's "Asian Pacific Islander"; a row of ``MANY_CELLS`` cells keeps its label and
+    the cells the question names."""
+    head = (
+        "Offense charged | Total | White | Black | American Indian/Alaskan Native | "
+        "Asian Pacific Islander"
+    )
+    rows = [
+        ("Total", "10,690,561", "7,389,208", "3,027,153", "150,544", "123,656"),
+        ("Robbery", "100,496", "43,039", "55,742", "726", "989"),
+        ("Burglary", "234,551", "155,994", "74,419", "2,021", "2,117"),
+    ]
+    names = head.split(" | ")
+    table = "\n".join([head, *(row_line(names, list(r)) for r in rows)])
+    count = _counter(embedder)
+    question = "How many robbery arrests of Asian Pacific Islanders were reported in 2009?"
+    passage = _passage(1, "arrests.pdf", table)
+    others = [_passage(n, f"bread{n}.txt", BREAD) for n in range(2, 6)]
+    assert sum(count(p.text) for p in [passage, *others]) > 144  # fitting has work to do
+    fitted = fit_passages(question, [passage, *others], embedder, count, 144)
+    robbery = next(ln for ln in fitted[0].text.splitlines() if "Robbery" in ln)
+    assert "Asian Pacific Islander: 989" in robbery and "White: 43,039" not in robbery, robbery

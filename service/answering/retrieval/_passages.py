@@ -156,8 +156,10 @@ def _score(
     embedder: Embedder, question: str, units: list[list[_Piece]], flat: list[_Piece]
 ) -> None:
     """Sets every piece's score: cosine + LEXICAL_WEIGHT * lexical share, then carried
-    forward within its passage (at least CARRY of the piece before it)."""
-    texts = [x.text for x in flat]
+    forward within its passage (at least CARRY of the piece before it). A piece under a label
+    line (a short line with no sentence in it: "2025 Objectives" over "Revenue Target: $12M")
+    is scored with that line before it; taking it takes the line too (its neighbour)."""
+    texts = [_under_label(pieces, k) for pieces in units for k in range(len(pieces))]
     scores = _cosine(embedder, question, texts) + LEXICAL_WEIGHT * lexical_scores(question, texts)
     for piece, score in zip(flat, scores, strict=True):
         piece.score = float(score)
@@ -165,6 +167,33 @@ def _score(
         for before, piece in itertools.pairwise(pieces):
             if not before.heading:
                 piece.score = max(piece.score, CARRY * before.score)
+
+
+#: Cells from which a row is narrowed to the cells the question names, however short it is: a
+#: 1.5B model given "Robbery | Total: 100,496 | White: 43,039 | ... | Asian Pacific Islander:
+#: 989" read the next row's last cell (held-out batch 4 dev h439, h401).
+MANY_CELLS = 6
+#: A label line's words at most (see ``_under_label``).
+LABEL_WORDS = 4
+_SENTENCE_END = re.compile(r"[.!?:;,]$")
+
+
+def _under_label(pieces: list[_Piece], k: int) -> str:
+    """The text piece ``k`` of a passage is scored by: itself, after the piece before it when
+    that one is a label line (at most ``LABEL_WORDS`` words, not ending a sentence or clause,
+    not a table's row)."""
+    piece = pieces[k].text
+    if k == 0:
+        return piece
+    label = pieces[k - 1].text.strip()
+    if (
+        len(label.split()) > LABEL_WORDS
+        or _SENTENCE_END.search(label)
+        or " | " in label
+        or " | " in piece
+    ):
+        return piece
+    return f"{label}\n{piece}"
 
 
 def narrow_row(row: str, question: str) -> str:
@@ -303,7 +332,8 @@ def fit_passages(
     under ``WHOLE_BELOW`` tokens and tables whose rows do not name their columns are whole or not
     at all; rows that do are pieces, like sentences, a table's rows are first cut to those the
     question names by a value (``focus_rows``), and a row over ``WIDE_ROW_SHARE`` of the
-    budget is narrowed to the cells the question names first (``narrow_row``).
+    budget, or of ``MANY_CELLS`` cells or more, is narrowed to the cells the question names
+    first (``narrow_row``).
     The first passage, every passage of a document the question names (``Passage.named``:
     "the memo" lost its dated sentence to two long handbook passages) and every table cut to
     the rows the question names by a value always keep at least their best sentence or row, and
@@ -335,7 +365,14 @@ def fit_passages(
             rows = rows_carry_headers(p)
             parts = [ln for ln in p.text.splitlines() if ln.strip()] if rows else [p.text]
             if rows:  # a row wider than half the budget: its cells the question names
-                wide = [count_tokens(ln) > budget * WIDE_ROW_SHARE and ": " in ln for ln in parts]
+                wide = [
+                    ": " in ln
+                    and (
+                        count_tokens(ln) > budget * WIDE_ROW_SHARE
+                        or ln.count(CELL_GAP) + 1 >= MANY_CELLS
+                    )
+                    for ln in parts
+                ]
                 parts = [
                     narrow_row(ln, question) if w else ln for ln, w in zip(parts, wide, strict=True)
                 ]

@@ -43,6 +43,14 @@ def _counter(embedder: Embedder) -> Callable[[str], int]:
     return lambda text: embedder.count_tokens([text])[0]
 
 
+def _fitted_alone(embedder: Embedder, question: str, text: str, budget: int) -> str:
+    """``text`` as one passage fitted to ``budget`` tokens for ``question``."""
+    fitted = fit_passages(
+        question, [_passage(1, "a.txt", text)], embedder, _counter(embedder), budget
+    )
+    return fitted[0].text
+
+
 def _passage(n: int, path: str, text: str, provenance: dict[str, object] | None = None) -> Passage:
     return Passage(n, n, n, path, "text", provenance or {"page": 2}, 0.9 - n / 100, text)
 
@@ -167,11 +175,10 @@ def test_the_sentence_after_the_match_and_the_heading_are_kept(embedder: Embedde
         "Faced with this strength, Loudoun returned to New York amid news that a massacre had "
         "occurred at Fort William Henry."
     )
-    count = _counter(embedder)
     question = "Given the strength of French forces at Louisbourg, what did Loudoun do?"
-    fitted = fit_passages(question, [_passage(1, "war.txt", text)], embedder, count, 90)
-    assert "returned to New York" in fitted[0].text, fitted[0].text
-    assert fitted[0].text.startswith("French and Indian War"), fitted[0].text
+    fitted = _fitted_alone(embedder, question, text, 90)
+    assert "returned to New York" in fitted, fitted
+    assert fitted.startswith("French and Indian War"), fitted
 
 
 def test_the_year_asked_about_wins_over_a_closer_paraphrase(embedder: Embedder) -> None:
@@ -310,10 +317,9 @@ def test_a_line_under_a_label_line_is_scored_with_it(embedder: Embedder) -> None
         "• Q3 2025: Launch enterprise mobile application\n• Q4 2025: Achieve SOC 2 Type II "
         "compliance\nConclusion\nQ4 2024 represents a transformative quarter for TechCorp."
     )
-    count = _counter(embedder)
     question = "In the Q4 2024 business performance report, what revenue target is set for 2025?"
-    fitted = fit_passages(question, [_passage(1, "report.docx", report)], embedder, count, 24)
-    assert "2025 Objectives Revenue Target: $12M" in fitted[0].text, fitted[0].text
+    fitted = _fitted_alone(embedder, question, report, 24)
+    assert "2025 Objectives Revenue Target: $12M" in fitted, fitted
 
 
 def test_a_row_of_many_cells_is_narrowed_to_the_named_column(embedder: Embedder) -> None:

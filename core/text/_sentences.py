@@ -55,6 +55,8 @@ SENTENCE_GAP_BEFORE_CAPITAL = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 #: After a sentence's or clause's end mark (". ! ? ; ,") and its blank: where a transcript
 #: segment spoken by two people may be cut at the change of speaker.
 CLAUSE_END_GAP = re.compile(r"(?<=[.!?;,])\s+")
+#: A line ending on a sentence's or a clause's mark (not a label line such as "2025 Objectives").
+ENDS_CLAUSE = re.compile(r"[.!?:;,]$")
 
 
 def split_sentences(text: str) -> list[str]:

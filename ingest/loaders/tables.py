@@ -139,6 +139,19 @@ def combined_header(rows: list[list[str]]) -> list[str]:
     return [n or f"column {i}" for i, n in enumerate(names, start=1)]
 
 
+#: One-cell rows between rows of values that retitle the rows below them, at most.
+MAX_RETITLE_ROWS = 2
+
+
+def _retitles(held: list[tuple[int, list[str]]]) -> bool:
+    """Rows held between rows of values that title the next table of a sheet: at most
+    ``MAX_RETITLE_ROWS`` rows of one cell each, words not a value ("Historía-Geografía y
+    Economía")."""
+    return 0 < len(held) <= MAX_RETITLE_ROWS and all(
+        _filled(cells) == 1 and not data_like([c for c in cells if c]) for _, cells in held
+    )
+
+
 def _repeats(cells: list[str], header_rows: list[list[str]]) -> bool:
     """A row that opens another table below the first: an empty first cell then names (the shape
     of a column-header row), or half its cells are the first table's header cells."""
@@ -163,13 +176,16 @@ def table_sections(
     ``rows`` are (row number, cells). The header is found as spreadsheets write it: single-cell
     title rows above it are the table's title; two or three rows of names straight above the
     first row of values are one header (:func:`combined_header`: "Sales (a), January–June 2023");
-    a header block again after values opens the next table of the sheet (two years stacked).
+    a header block again after values opens the next table of the sheet (two years stacked), and
+    one or two one-cell rows between rows of values retitle the rows below (the sheet's next
+    table under the same header: "Lectura", then "Matemática"; the last title rows replaced).
     Without rows of values the first non-empty row is the header. Provenance is
     ``{"sheet": name, "rows": "first-last"}`` in the numbering a spreadsheet shows.
     """
     header: list[str] | None = None
     header_rows: list[list[str]] = []
     title = ""
+    titles: list[str] = []  # the title rows' texts, joined into ``title``
     sections: list[Section] = []
     batch: list[tuple[int, str]] = []
     pending: list[tuple[int, list[str]]] = []
@@ -202,7 +218,7 @@ def table_sections(
 
     def settle(values: bool) -> None:
         """Read the held-back rows: a header block when values follow it, else plain rows."""
-        nonlocal header, header_rows, title, pending
+        nonlocal header, header_rows, title, titles, pending
         held, pending = pending, []
         names = len(held)
         while (
@@ -214,18 +230,39 @@ def table_sections(
             values and block and (header is None or any(_repeats(c, header_rows) for c in block))
         )
         if not opens:
+            if values and header is not None and _retitles(held):
+                # a one-cell row between rows of values names the rows below it: the sheet's
+                # next table under the same header ("Matemática" after "Lectura")
+                flush()
+                retitle(held)
+                return
             for number, cells in held:
                 emit(number, cells)
             return
         before = held[:names]
-        if header is not None:  # rows between two tables: notes of the one above
-            for number, cells in before:
+        flush_title = header is None
+        if header is not None:  # rows between two tables: notes of the one above, but for
+            # the one-cell rows just above the next header ("Historía-Geografía y Economía")
+            cut = len(before)
+            while cut > 0 and _retitles(before[cut - 1 :]) and len(before) - cut < MAX_RETITLE_ROWS:
+                cut -= 1
+            for number, cells in before[:cut]:
                 emit(number, cells)
-            before = []
+            before = before[cut:]
         flush()
-        title = " ".join(c for _, cells in before for c in cells if c) or title
+        if flush_title:
+            titles = [c for _, cells in before for c in cells if c] or titles
+            title = " ".join(titles)
+        elif before:
+            retitle(before)
         header_rows = block
         header = combined_header(block)
+
+    def retitle(held: list[tuple[int, list[str]]]) -> None:
+        """The title rows ``held`` replace the last title rows (the sheet's own stay)."""
+        nonlocal title
+        titles[max(0, len(titles) - len(held)) :] = [c for _, cells in held for c in cells if c]
+        title = " ".join(titles)
 
     for number, cells in rows:
         while cells and not cells[-1]:

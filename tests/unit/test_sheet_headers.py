@@ -110,3 +110,33 @@ def test_an_xlsx_with_a_merged_year_label(tmp_path: Path) -> None:
     book.save(path)
     texts = [s.text for s in XlsxLoader().load(path)]
     assert "Sales, January–June 2023: 12553" in _row_of(texts, "Zone North", "2023")
+
+
+def test_a_one_cell_row_between_tables_titles_the_next_one() -> None:
+    """Held-out batch 4 dev h424: a census sheet stacks one table per subject ("Lectura",
+    "Matemática", "Historía-Geografía y Economía"), each under a one-cell title row and its own
+    header rows; every table was titled "Lectura" and the next subject's title was written as a
+    row of the table above ("Año: Matemática")."""
+    header = ["", "Año", "Resultados", "", "Medida promedio", "Nivel de logro"]
+    rows = [
+        (3, ["Resultado nacional"]),
+        (7, ["Lectura"]),
+        (8, header),
+        (10, ["", "2016", "DRE", "Arequipa", "601", "25.4 %"]),
+        (11, ["", "2016", "DRE", "Cusco", "540", "12.0 %"]),
+        (20, ["Matemática"]),
+        (21, header),
+        (22, ["", "2016", "DRE", "Arequipa", "596", "22.8 %"]),
+        (30, ["Historía-Geografía y Economía"]),
+        (31, ["", "2016", "DRE", "Arequipa", "543", "26.8 %"]),
+    ]
+    texts = [s.text for s in table_sections("NACIONAL", rows)]
+    by_score = {
+        t.split("Medida promedio: ")[1][:3]: t.split("\n")[0] for t in texts if "Arequipa" in t
+    }
+    assert by_score == {
+        "601": "NACIONAL: Resultado nacional Lectura (rows 10-11)",
+        "596": "NACIONAL: Resultado nacional Matemática (row 22)",
+        "543": "NACIONAL: Resultado nacional Historía-Geografía y Economía (row 31)",
+    }, texts
+    assert not [t for t in texts if "Año: Matemática" in t]

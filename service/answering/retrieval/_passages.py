@@ -30,7 +30,7 @@ import numpy as np
 
 from core.embedder import Embedder
 from core.keywords.base import query_terms
-from core.text import NUMERIC_CELL
+from core.text import ENDS_CLAUSE, NUMERIC_CELL
 from core.text import stems as stem_words
 from service.answering.retrieval._languages import in_named_languages
 from service.answering.retrieval._lexical import lexical_scores, stems_of
@@ -175,7 +175,6 @@ def _score(
 MANY_CELLS = 6
 #: A label line's words at most (see ``_under_label``).
 LABEL_WORDS = 4
-_SENTENCE_END = re.compile(r"[.!?:;,]$")
 
 
 def _under_label(pieces: list[_Piece], k: int) -> str:
@@ -188,7 +187,7 @@ def _under_label(pieces: list[_Piece], k: int) -> str:
     label = pieces[k - 1].text.strip()
     if (
         len(label.split()) > LABEL_WORDS
-        or _SENTENCE_END.search(label)
+        or ENDS_CLAUSE.search(label)
         or " | " in label
         or " | " in piece
     ):

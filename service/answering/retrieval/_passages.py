@@ -180,7 +180,7 @@ LABEL_WORDS = 4
 def _under_label(pieces: list[_Piece], k: int) -> str:
     """The text piece ``k`` of a passage is scored by: itself, after the piece before it when
     that one is a label line (at most ``LABEL_WORDS`` words, not ending a sentence or clause,
-    not a table's row)."""
+    not a field with its value as e-mail headers write them, not a table's row)."""
     piece = pieces[k].text
     if k == 0:
         return piece
@@ -188,6 +188,7 @@ def _under_label(pieces: list[_Piece], k: int) -> str:
     if (
         len(label.split()) > LABEL_WORDS
         or ENDS_CLAUSE.search(label)
+        or ":" in label  # a field and its value ("Subject: RE: exam"), not a label
         or " | " in label
         or " | " in piece
     ):

@@ -200,11 +200,11 @@ class Chunker:
         )
         ordinal = 0
         for provenance, run in runs:
-            run = list(run) if not continued else run
             units = (unit for section in run for unit in self._units(section.text))
             texts_of = self._pack(units)
-            if not continued and isinstance(run, list) and len(run) == 1:
-                texts_of = iter(with_captions(list(texts_of), run[0].text))
+            if not continued:  # one section (a run of blocks of one text has no tables)
+                (section,) = run
+                texts_of = iter(with_captions(list(texts_of), section.text))
             while texts := list(itertools.islice(texts_of, STREAM_BATCH)):
                 counts = self.count_tokens(texts)
                 yield [

@@ -4,7 +4,8 @@ Public: ``Retriever`` (hybrid dense + keyword search fused by ``reciprocal_rank_
 ``METHODS`` it offers), ``Passage`` and ``Filters``; the second hop for two-step questions
 (``second_hop``, ``bridge_names``; an arithmetic question's two sides, ``side_hop``); passage
 fitting (``fit_passages``, ``GAP``: the mark of sentences left out, ``merge_identical``,
-``narrow_row``, ``focus_rows``, ``rows_numbered``, ``split_sentences``, ``lexical_scores``,
+``narrow_row``, ``focus_rows``, ``rows_numbered``, ``under_label``, ``split_sentences``,
+``lexical_scores``,
 ``SentenceVectors``); a filter by speaker checked (``check_speakers``); context fitting in
 tokens (``check_fits``, ``counted_tokens``, ``prompt_tokens``, ``overflow``,
 ``ContextOverflowError``); what names a document in a question and in the document's head
@@ -39,6 +40,7 @@ from service.answering.retrieval._passages import (
     merge_identical,
     narrow_row,
     rows_numbered,
+    under_label,
 )
 from service.answering.retrieval._retriever import (
     METHODS,
@@ -83,4 +85,5 @@ __all__ = [
     "side_hop",
     "split_sentences",
     "titles_named",
+    "under_label",
 ]

@@ -159,7 +159,9 @@ def _score(
     forward within its passage (at least CARRY of the piece before it). A piece under a label
     line (a short line with no sentence in it: "2025 Objectives" over "Revenue Target: $12M")
     is scored with that line before it; taking it takes the line too (its neighbour)."""
-    texts = [_under_label(pieces, k) for pieces in units for k in range(len(pieces))]
+    texts = [
+        under_label([x.text for x in pieces], k) for pieces in units for k in range(len(pieces))
+    ]
     scores = _cosine(embedder, question, texts) + LEXICAL_WEIGHT * lexical_scores(question, texts)
     for piece, score in zip(flat, scores, strict=True):
         piece.score = float(score)
@@ -173,18 +175,19 @@ def _score(
 #: 1.5B model given "Robbery | Total: 100,496 | White: 43,039 | ... | Asian Pacific Islander:
 #: 989" read the next row's last cell (held-out batch 4 dev h439, h401).
 MANY_CELLS = 6
-#: A label line's words at most (see ``_under_label``).
+#: A label line's words at most (see ``under_label``).
 LABEL_WORDS = 4
 
 
-def _under_label(pieces: list[_Piece], k: int) -> str:
-    """The text piece ``k`` of a passage is scored by: itself, after the piece before it when
-    that one is a label line (at most ``LABEL_WORDS`` words, not ending a sentence or clause,
-    not a field with its value as e-mail headers write them, not a table's row)."""
-    piece = pieces[k].text
+def under_label(lines: list[str], k: int) -> str:
+    """The text piece ``k`` of a passage's pieces ``lines`` (its sentences or lines) is scored
+    by: itself, after the piece before it when that one is a label line (at most
+    ``LABEL_WORDS`` words, not ending a sentence or clause, not a field with its value as
+    e-mail headers write them, not a table's row)."""
+    piece = lines[k]
     if k == 0:
         return piece
-    label = pieces[k - 1].text.strip()
+    label = lines[k - 1].strip()
     if (
         len(label.split()) > LABEL_WORDS
         or ENDS_CLAUSE.search(label)

@@ -240,17 +240,17 @@ def table_sections(
                 emit(number, cells)
             return
         before = held[:names]
-        flush_title = header is None
+        first_table = header is None
         if header is not None:  # rows between two tables: notes of the one above, but for
             # the one-cell rows just above the next header ("Historía-Geografía y Economía")
             cut = len(before)
-            while cut > 0 and _retitles(before[cut - 1 :]) and len(before) - cut < MAX_RETITLE_ROWS:
+            while cut > 0 and _retitles(before[cut - 1 :]):  # at most MAX_RETITLE_ROWS
                 cut -= 1
             for number, cells in before[:cut]:
                 emit(number, cells)
             before = before[cut:]
         flush()
-        if flush_title:
+        if first_table:
             titles = [c for _, cells in before for c in cells if c] or titles
             title = " ".join(titles)
         elif before:

@@ -19,7 +19,15 @@ Headers as tables write them: group labels on the line above the header ("Pre-Pa
 "Handgun | Long Gun | *Other") are joined to the columns under them ("Handgun, Pre-Pawn"); a
 header on two lines above a first row of values ("# / enc-layers") or whose cells run
 together ("Base Model1 Large Model") is read word by word over the columns; cells written once
-for two rows (centred between them) fill the blank first cells of the row below.
+for two rows (centred between them) fill the blank first cells of the row below. A first row of
+values is never the header: up to four lines above it name the columns, the top one's labels
+centred over two columns or more ("Revenue" over "Medical & Public Health" and "Family
+Welfare") joined after the names stacked under them, a line of years naming columns too; rows
+of ".." and "n.a." are rows of values; a header row going on in the row under it ("Eliminate"
+over "Stops") is joined to it, and a line above naming some columns ("Cycle" over "Name")
+prefixes them. Dot leaders ("Robbery . . . . 102.1") end a row's name, and a name wrapped onto
+two lines ("Murder and nonnegligent / manslaughter") is one cell; layout text with no names
+is written as rows of cells.
 
 The page's text outside its tables keeps the order the page writes it (a two-column paper's
 columns stay apart); each table comes where its first word does. A caption ("Table 1: Current

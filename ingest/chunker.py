@@ -49,9 +49,11 @@ def _caption_before(section: str, at: int) -> str | None:
     """The caption line of the table running to position ``at``: going up from it, the
     table's rows, then at most ``MAX_NOTE_LINES`` other lines (its headnote, its header), then
     the caption; None at a blank line, at the rows of another table, or past those lines."""
-    above = section[:at].split("\n")[:-1]
     notes = 0
-    for line in reversed(above):
+    end = section.rfind("\n", 0, at)  # the lines above, read upward one at a time (a long
+    while end >= 0:  # section is not split whole for each chunk)
+        start = section.rfind("\n", 0, end) + 1
+        line, end = section[start:end], start - 1
         if not line.strip():
             return None
         if TABLE_CAPTION.match(line):

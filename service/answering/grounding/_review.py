@@ -81,7 +81,12 @@ def review(
         return read.text(), Grounding([read.passage], dated=[read.record()])
     labels = {p.number: p.label for p in passages}
     wholes = {p.number: p.whole for p in passages if p.whole}
-    verdict = check(text, texts, system, question, labels=labels, whole=wholes)
+    titles = {p.number: p.title for p in passages if p.title}
+
+    def judged(reply: str) -> Grounding:
+        return check(reply, texts, system, question, labels=labels, whole=wholes, titles=titles)
+
+    verdict = judged(text)
     if verdict.invalid_citations:
         text = strip_invalid(text, verdict.invalid_citations)
     cited_right = recite(text, texts, verdict.cited)
@@ -89,13 +94,13 @@ def review(
         cited_right = cite_sentences(text, texts, verdict.cited)
     if cited_right != text:  # the answer's facts are in another passage: cite that one
         text, dropped = cited_right, verdict.invalid_citations
-        verdict = check(text, texts, system, question, labels=labels, whole=wholes)
+        verdict = judged(text)
         verdict.invalid_citations = dropped
     if verdict.uncited and not verdict.echoed_example:  # cite what holds its facts
         holder = attribute(text, texts, question)
         if holder is not None:
             text, dropped = cite(text, holder), verdict.invalid_citations
-            verdict = check(text, texts, system, question, labels=labels, whole=wholes)
+            verdict = judged(text)
             verdict.invalid_citations, verdict.attributed = dropped, True
     injected = (
         check_answer(text, question, {p.number: p.text for p in passages}, list(verdict.cited))

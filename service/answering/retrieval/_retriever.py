@@ -55,6 +55,9 @@ class Passage:
     #: score margin for what it holds (the chunk of a kind the question names, the keyword
     #: search's chunk holding every word of it): fitting keeps at least its best sentence.
     kept: bool = False
+    #: Its document's title (``ingest.titles.document_title``: a heading, a subject line, the
+    #: first line; "" when none): what the document is about, which a chunk need not repeat.
+    title: str = ""
 
     @property
     def label(self) -> str:
@@ -74,6 +77,7 @@ class Passage:
         data.pop("whole")  # the model and the user see ``text``
         data.pop("named")
         data.pop("kept")
+        data.pop("title")
         data["copies"] = [c.as_dict() for c in self.copies]
         return {**data, "name": Path(self.path).name, "label": self.label}
 
@@ -402,6 +406,7 @@ def _as_passages(
             text=chunk.text,
             named=doc.id in named,
             kept=chunk.id in kept,
+            title=chunk.title or "",
         )
         for i, (chunk, doc, cosine) in enumerate(scored, start=1)
     ]

@@ -16,6 +16,7 @@ Public:
   ``STOP_AND_BLANK``, ``AFTER_SENTENCE_END``, and the breaks inside a sentence ``SOFT_BREAK``,
   ``WRAPPED_LINE``, and a text's sentences ``split_sentences``;
 - numbers: ``NUMBER``, ``MULTI_DIGIT_NUMBER``, ``NUMBER_OR_WORD``, ``NUMERIC_CELL``, ``FIGURE``,
+  a cell's amount ``cell_amount`` ("$12.5M"),
   ``number_key`` and ``number_keys`` (other locales' separators: "2,32,822", "1.234,5",
   "3'949.75"), year ranges and seasons ``YEAR_RANGE``, ``ranges`` ("1991–92", "2021/22"),
   ``DASHES``, years ``YEAR``; calendar dates ``DATE``, ``dates``, a month and day ``DAY_OF_MONTH``,
@@ -64,6 +65,7 @@ from core.text._numbers import (
     NUMERIC_CELL,
     YEAR,
     YEAR_RANGE,
+    cell_amount,
     number_key,
     number_keys,
     ranges,
@@ -143,6 +145,7 @@ __all__ = [
     "american",
     "asked_months",
     "asked_numbers",
+    "cell_amount",
     "cited_numbers",
     "claims",
     "content_stems",

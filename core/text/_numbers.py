@@ -94,5 +94,28 @@ def number_keys(text: str) -> frozenset[str]:
 
 #: A table cell that is a number: a sign or "(", a currency, digits with separators, a "%".
 NUMERIC_CELL = re.compile(r"[-+(]?[$€£¥₹]?\d[\d,.' ]*%?\)?")
+#: A cell's value as an amount: a sign, a currency, digits, a scale ("$12.5M", "€3bn"), a "%".
+_CELL_AMOUNT = re.compile(
+    r"(?P<sign>[-+−])?\s?(?:[$€£¥₹]|CHF|USD|EUR)?\s?(?P<digits>\d[\d.,' ]*\d|\d)\s?"
+    r"(?P<scale>[kKmMbB]|bn|mn|million|billion|thousand)?\s?%?",
+)
+_SCALES = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6, "b": 1e9,
+           "bn": 1e9, "billion": 1e9}  # fmt: skip
+
+
+def cell_amount(value: str) -> float | None:
+    """A table cell's value as a number, its scale applied ("24,900" -> 24900.0, "3.5%" ->
+    3.5, "−12" -> -12.0, "$12.5M" -> 12500000.0); None when the cell is not one amount."""
+    m = _CELL_AMOUNT.fullmatch(value.strip())
+    if m is None:
+        return None
+    try:
+        number = float(number_key(m.group("digits").replace(" ", "")))
+    except ValueError:
+        return None
+    number *= _SCALES.get((m.group("scale") or "").lower(), 1.0)
+    return -number if m.group("sign") in ("-", "−") else number
+
+
 #: A figure as a summary states it: digits with "," "." ":" "/" "-" inside (times, dates).
 FIGURE = re.compile(r"\d[\d,.:/-]*\d|\d")

@@ -11,8 +11,9 @@ attribution of an uncited reply (``attribute``, ``cite``); numbers bound to the 
 (``unlinked``, ``places``);
 injected instructions (``check_answer``, ``InjectionVerdict``, ``neutralize``,
 ``without_instructions``, ``LEFT_OUT``); the difference of two cited numbers a years- or
-days-between question asks for, computed by Hearth (``compute``, ``Computed``), and the two
-sides searched for it (``sides``); a "Yes" its passage's sentence negates (``polarity``,
+days-between question asks for, computed by Hearth (``compute``, ``Computed``), or the side
+of a comparison whose table cell is larger (``compare``, ``Compared``), and the two sides
+searched for it (``sides``); a "Yes" its passage's sentence negates (``polarity``,
 ``Polarity``); the date a "when" question asks for, read when the reply gives another
 (``dated``, ``Dated``, ``DATE_QUESTION``). The
 ``_modules`` are private.
@@ -30,6 +31,7 @@ from service.answering.grounding._check import (
     states_nothing,
     strip_invalid,
 )
+from service.answering.grounding._comparison import Compared, compare
 from service.answering.grounding._dates import DATE_QUESTION, Dated, dated
 from service.answering.grounding._injection import (
     LEFT_OUT,
@@ -48,6 +50,7 @@ __all__ = [
     "FOLLOWED_INSTRUCTION",
     "LEFT_OUT",
     "NOT_VERIFIED",
+    "Compared",
     "Computed",
     "Dated",
     "Grounding",
@@ -58,6 +61,7 @@ __all__ = [
     "check_answer",
     "cite",
     "cite_sentences",
+    "compare",
     "compute",
     "dangling",
     "dated",

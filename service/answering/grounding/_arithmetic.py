@@ -40,6 +40,7 @@ from core.text import (
     fold,
     number_key,
 )
+from service.answering.grounding._comparison import Compared, compare, comparison_sides
 
 #: "how many years after X did Y", "how many days before X was Y", "how long after X did Y".
 _AFTER = re.compile(
@@ -265,14 +266,17 @@ def _found(side: str, spots: list[_Spot], other: _Spot | None) -> _Spot | None:
     return best
 
 
-def compute(question: str, passages: dict[int, str]) -> Computed | None:
-    """The result a years- or days-between question, or an amounts question (a difference, a
-    total, a percentage difference), asks for, from two numbers the passages (number -> text)
+def compute(question: str, passages: dict[int, str]) -> Computed | Compared | None:
+    """The result a years- or days-between question, an amounts question (a difference, a
+    total, a percentage difference) or a comparison of two table cells ("did A or B have more
+    X": ``_comparison.compare``) asks for, from two numbers the passages (number -> text)
     hold; None when the question is not one, or either input is not found. Years: whole years
     ("1966" - "1914" = 52); days: calendar days between two dates; amounts: see ``amounts``."""
     m = _AFTER.match(question) or _BETWEEN.match(question)
     if not m:
-        return amounts(question, passages) or change(question, passages)
+        return (
+            amounts(question, passages) or change(question, passages) or compare(question, passages)
+        )
     unit = (m.groupdict().get("unit") or "years").lower()
     x_side, y_side = m.group("x"), m.group("y")
     spots = _spots(passages, unit)
@@ -302,12 +306,12 @@ def sides(question: str) -> tuple[str, str] | None:
     queries: X and Y of a years- or days-between question ("the Lion Air Flight 610 accident",
     "the Ethiopian Airlines Flight 302 accident"), A and B of an amounts question with the
     words both share ("Zone NA make revenue"). None for any other question (a change "from A
-    to B" is one passage's)."""
+    to B" is one passage's), A and B of a comparison with what is compared."""
     if m := _AFTER.match(question) or _BETWEEN.match(question):
         return m.group("x"), m.group("y")
     read = _sides(question)
     if read is None:
-        return None
+        return comparison_sides(question)
     _, a, b, shared = read
     return f"{a} {shared}".strip(), f"{b} {shared}".strip()
 

@@ -59,7 +59,9 @@ def review(
     An answer stating a name or number of the question that no passage holds
     (``grounding.unmentioned``) becomes the "don't know" sentence naming it. A years- or
     days-between question whose two inputs the passages hold is answered by Hearth's own
-    arithmetic, shown with both inputs cited (``grounding.computed``), whatever the reply said.
+    arithmetic, shown with both inputs cited (``grounding.computed``), whatever the reply said;
+    so is a comparison of two table cells ("did A or B have more X"), by the side whose cell
+    is larger.
     A "Yes" to a yes/no question whose passage sentence negates what was asked becomes "No" with
     that sentence quoted and cited (``grounding.polarity``). A reply to a "when" question stating
     another date than the one whose clause holds the question's words best becomes that date,

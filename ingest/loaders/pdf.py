@@ -14,6 +14,7 @@ from core.types import Section
 from ingest.loaders.base import ContextLoader, handles
 from ingest.loaders.encryption import needs_password
 from ingest.loaders.hidden import record_hidden
+from ingest.loaders.hyphens import join_hyphenated, vocabulary
 from ingest.loaders.ocr_sections import line_sections
 from ingest.loaders.pdf_hidden import drop_hidden_text
 from ingest.loaders.pdf_tables import DrawnWord, drawn_with_tables, layout_with_tables
@@ -206,7 +207,8 @@ class PdfLoader(ContextLoader):
             ) from exc
         except (PdfReadError, ValueError, KeyError, TypeError, OSError, AttributeError) as exc:
             raise LoaderError(f"{path.name}: not a readable PDF ({exc})") from exc
-        texts = [text for text, _ in read]
+        words = vocabulary(text for text, _ in read)
+        texts = [join_hyphenated(text, words) for text, _ in read]
         hidden = sum(n for _, n in read)
         if hidden:
             log.info("%s: %d characters of invisible text left out", path.name, hidden)

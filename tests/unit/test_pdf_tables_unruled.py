@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ingest.loaders import loader_for
+from ingest.loaders.hyphens import join_hyphenated, vocabulary
 from ingest.loaders.pdf_tables import layout_with_tables
 
 FILES = Path(__file__).resolve().parents[2] / "bench" / "heldout" / "files"
@@ -34,8 +35,9 @@ def test_a_prose_pdf_is_read_as_before() -> None:
     from pypdf import PdfReader
 
     for name in ("fake-memo.pdf", "DA-1p.pdf", "fr_olap.pdf"):  # a memo, a form, a paper
-        pages = PdfReader(FILES / name).pages
-        plain = "\n".join((p.extract_text() or "").strip() for p in pages)
+        pages = [(p.extract_text() or "").strip() for p in PdfReader(FILES / name).pages]
+        words = vocabulary(pages)  # as pypdf writes it, words broken at a line's end whole
+        plain = "\n".join(join_hyphenated(page, words) for page in pages)
         assert _text(name) == plain, name
 
 

@@ -120,6 +120,14 @@ def _filled(cells: list[str]) -> int:
     return sum(1 for c in cells if c)
 
 
+def _notes(cells: list[str]) -> bool:
+    """A row of words written over a sheet rather than labels of its columns: half of its
+    cells or more open in lower case ("at | the | top | of | their spreadsheets" above
+    readxl's deaths.xlsx table; a group label reads "Revenue", "2023", "BID")."""
+    filled = [c for c in cells if c]
+    return sum(1 for c in filled if c[0].islower()) * 2 >= len(filled)
+
+
 def combined_header(rows: list[list[str]]) -> list[str]:
     """Column names from one or more header rows: the last row names the columns; a label of an
     upper row (a year, a group) is added to the columns nearest to it (ties to the left one),
@@ -175,7 +183,8 @@ def table_sections(
 
     ``rows`` are (row number, cells). The header is found as spreadsheets write it: single-cell
     title rows above it are the table's title; two or three rows of names straight above the
-    first row of values are one header (:func:`combined_header`: "Sales (a), January–June 2023");
+    first row of values are one header (:func:`combined_header`: "Sales (a), January–June 2023"),
+    but for rows of lower-case words above the last (notes written over the sheet: its title);
     a header block again after values opens the next table of the sheet (two years stacked), and
     one or two one-cell rows between rows of values retitle the rows below (the sheet's next
     table under the same header: "Lectura", then "Matemática"; the last title rows replaced).
@@ -222,7 +231,10 @@ def table_sections(
         held, pending = pending, []
         names = len(held)
         while (
-            names > 0 and _filled(held[names - 1][1]) >= 2 and len(held) - names < MAX_HEADER_ROWS
+            names > 0
+            and _filled(held[names - 1][1]) >= 2
+            and len(held) - names < MAX_HEADER_ROWS
+            and (names == len(held) or not _notes(held[names - 1][1]))
         ):
             names -= 1
         block = [cells for _, cells in held[names:]]

@@ -140,3 +140,26 @@ def test_a_one_cell_row_between_tables_titles_the_next_one() -> None:
         "543": "NACIONAL: Resultado nacional Historía-Geografía y Economía (row 31)",
     }, texts
     assert not [t for t in texts if "Año: Matemática" in t]
+
+
+def test_notes_written_over_a_table_title_it_and_are_no_header() -> None:
+    """Held-out batch 5 dev h521 (readxl's deaths.xlsx): four rows of words scattered over the
+    columns above "Name | Profession | ..." were read as three more header rows, every column
+    named "Profession, the, merging"; they are the table's title, its columns their own."""
+    rows = [
+        (1, ["Lots of people"]),
+        (2, ["simply cannot resist writing", "", "", "", "", "some notes"]),
+        (3, ["at", "the", "top", "", "of", "their spreadsheets"]),
+        (4, ["or", "merging", "", "", "", "cells"]),
+        (5, ["Name", "Profession", "Age", "Has kids", "Date of birth", "Date of death"]),
+        (6, ["David Bowie", "musician", "69", "True", "1947-01-08", "2016-01-10"]),
+        (7, ["Carrie Fisher", "actor", "60", "True", "1956-10-21", "2016-12-27"]),
+    ]
+    [section] = table_sections("arts", rows)
+    lines = section.text.splitlines()
+    assert lines[0] == (
+        "arts: Lots of people simply cannot resist writing some notes at the top of their "
+        "spreadsheets or merging cells (rows 6-7)"
+    )
+    assert lines[1] == "Name | Profession | Age | Has kids | Date of birth | Date of death"
+    assert "Name: Carrie Fisher | Profession: actor | Age: 60" in lines[3]

@@ -345,3 +345,29 @@ def test_a_row_of_many_cells_is_narrowed_to_the_named_column(embedder: Embedder)
     fitted = fit_passages(question, [passage, *others], embedder, count, 144)
     robbery = next(ln for ln in fitted[0].text.splitlines() if "Robbery" in ln)
     assert "Asian Pacific Islander: 989" in robbery and "White: 43,039" not in robbery, robbery
+
+
+def test_a_tables_column_names_line_is_never_its_best_piece(embedder: Embedder) -> None:
+    """Held-out batch 5 dev h526: a sheet chunk's column-names line ("Code | Description |
+    KYC Status") held more of "what does KYC status code 98 mean?" than the row "Code: 98 |
+    Description: VERIFIED BY CVLKRA", and fitting gave the model the names alone. Every row
+    names its columns, so that line is a heading, never the best piece."""
+    names = ["Code", "Description", "KYC Status"]
+    rows = [
+        ("19", "OLD RECORD REJECTED BY CVLKRA"),
+        ("21", "OLD RECORD SCANNED COPY RECEIVED"),
+        ("24", "OLD RECORD ON HOLD BY CVLKRA"),
+        ("44", "HOLD BY CVLKRA"),
+        ("98", "VERIFIED BY CVLKRA"),
+        ("99", "REJECTED BY CVLKRA"),
+    ]
+    lines = ["KYC Status (rows 12-19)", " | ".join(names)]
+    table = "\n".join([*lines, *(row_line(names, list(r)) for r in rows)])
+    count = _counter(embedder)
+    question = "In the KYC download file structure workbook, what does KYC status code 98 mean?"
+    passage = _passage(1, "kyc.xlsx", table, {"sheet": "KYC Status", "rows": "12-19"})
+    others = [_passage(n, f"bread{n}.txt", BREAD) for n in range(2, 6)]
+    budget = count(lines[0]) + count(lines[1]) + 20
+    assert count(table) > budget  # fitting has work to do
+    fitted = fit_passages(question, [passage, *others], embedder, count, budget)
+    assert "Code: 98 | Description: VERIFIED BY CVLKRA" in fitted[0].text, fitted[0].text

@@ -78,6 +78,10 @@ def test_a_question_names_a_document_by_its_author_or_date() -> None:
     assert people_named("What budget does the e-mail from Priya Shah propose?") == [
         {"priya", "shah"}
     ]
+    # held-out batch 5 dev h539: a forward, a reply, a post are documents someone sent
+    forward = "In Rob Hartill's forward, who does he suggest could be pestered by the poster?"
+    assert people_named(forward) == [{"rob", "hartill"}]
+    assert people_named("What did Tamir's reply say about the exam?") == [{"tamir"}]
     assert people_named("What is Robert Schneider's mobile number?") == []
     assert people_named("How many jobs did Reliance create from 2020?") == []
     assert dates_named("What did the memo of March 3 decide?") == [(3, 3, None)]

@@ -96,3 +96,23 @@ def test_a_line_ending_on_a_comma_goes_on_into_the_next() -> None:
         "There were 3 trucks.",
         "Best Regards, Mallori",
     ]
+
+
+def test_a_line_ending_on_a_word_no_sentence_ends_on_goes_on() -> None:
+    """Held-out batch 5 dev h507: a narrow column's "total employment in the" / "United States
+    will rise 20.5 million between" / "2010 and 2020, from about 143.1 million" / "to 163.5
+    million." was three sentences, and fitting kept the one without the total. A line ending on
+    an article, a preposition or a conjunction goes on; a heading line still stands alone."""
+    from core.text import split_sentences
+
+    column = (
+        "BLS projects that total employment in the\nUnited States will rise 20.5 million "
+        "between\n2010 and 2020, from about 143.1 million\nto 163.5 million.\nOutlook\nThe end"
+    )
+    assert split_sentences(column) == [
+        "BLS projects that total employment in the United States will rise 20.5 million "
+        "between 2010 and 2020, from about 143.1 million to 163.5 million.",
+        "Outlook",
+        "The end",
+    ]
+    assert split_sentences("Theme\nIn the\nNews") == ["Theme", "In the News"]

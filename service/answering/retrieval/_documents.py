@@ -67,11 +67,13 @@ MAX_SHARING = 3
 MIN_SHARE = 0.5
 
 
-#: Words for a document someone wrote, sent or signed ("Mallori's e-mail", "the memo from").
+#: Words for a document someone wrote, sent or signed ("Mallori's e-mail", "the memo from",
+#: "Rob Hartill's forward": held-out batch 5 dev h539).
 _WRITTEN = (
     r"(?:e-?mails?|messages?|memos?|memorandum|letters?|notes?|papers?|reports?|articles?|"
     r"documents?|books?|slides|presentations?|decks?|spreadsheets?|recordings?|files?|theses|"
-    r"thesis|minutes|invoices?|bills?|chats?)"
+    r"thesis|minutes|invoices?|bills?|chats?|forwards?|repl(?:y|ies)|posts?|postings?|"
+    r"announcements?|newsletters?|transcripts?|proposals?|speech(?:es)?|talks?|lectures?)"
 )
 #: A person as a question writes one: up to three capitalised words ("Mallori", "Alice
 #: Smith", "J. Backus").

@@ -388,6 +388,16 @@ def fit_passages(
         ]
         if len(pieces) > 1 and _is_heading(p.text, pieces[0]):
             pieces[0].heading = True
+        if is_tabular(p) and rows_carry_headers(p):
+            # the column names' line ("Code | Description | KYC Status") is no row: every row
+            # names its columns, so it never is a passage's best piece (held-out batch 5 dev
+            # h526 was given it instead of "Code: 98 | Description: VERIFIED BY CVLKRA")
+            # (a table chunk opens with its title line, then that line: only there is it one)
+            cells = [c for x in pieces for c in x.text.split(CELL_GAP)]
+            named = {c.split(": ", 1)[0] for c in cells if ": " in c}
+            for piece in pieces[1:2]:
+                line = [c.strip() for c in piece.text.split(CELL_GAP)]
+                piece.heading |= sum(c in named for c in line) >= max(2, len(line) / 2)
         units.append(pieces)
         flat.extend(pieces)
     _score(embedder, question, units, flat)

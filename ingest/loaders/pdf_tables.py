@@ -26,8 +26,11 @@ Welfare") joined after the names stacked under them, a line of years naming colu
 of ".." and "n.a." are rows of values; a header row going on in the row under it ("Eliminate"
 over "Stops") is joined to it, and a line above naming some columns ("Cycle" over "Name")
 prefixes them. Dot leaders ("Robbery . . . . 102.1") end a row's name, and a name wrapped onto
-two lines ("Murder and nonnegligent / manslaughter") is one cell; layout text with no names
-is written as rows of cells.
+two lines or more is one cell: the last part indented under the first ("Murder and
+nonnegligent / manslaughter"), or going on from its place in lower case ("Productos primarios
+/ pesqueros | 663 | 2.5%") or under a code's line holding no value ("0511.91 | Prod. no exp.
+en / otros capítulos. / No apto p/c humano | 203"), a code's row keeping its name up to
+``MAX_NAME_CELL`` too; layout text with no names is written as rows of cells.
 
 The page's text outside its tables keeps the order the page writes it (a two-column paper's
 columns stay apart); each table comes where its first word does. A caption ("Table 1: Current
@@ -55,7 +58,7 @@ MIN_ROWS = 3
 MAX_CELL = 32
 #: A row's name (its first cell) at most, before values only in a table of at least
 #: ``LONG_LAST_FROM`` columns.
-MAX_NAME_CELL = 48
+MAX_NAME_CELL = 64
 #: The last column's characters at most, in a table of at least ``LONG_LAST_FROM`` columns.
 MAX_LAST_CELL = 90
 LONG_LAST_FROM = 3
@@ -185,21 +188,16 @@ def segment_lines(words: list[DrawnWord]) -> list[_Line]:
 
 
 def _join_wrapped_names(lines: list[_Line]) -> list[_Line]:
-    """A row's name written on two lines ("Murder and nonnegligent" over an indented
-    "manslaughter" and the row's values) joined into the row's first cell."""
+    """A row's name written on two lines or more joined into the row's first cell: over an
+    indented last part ("Murder and nonnegligent" over "manslaughter" and the row's values),
+    or going on in lower case from the same place ("Productos primarios" over "pesqueros | 663
+    | 2.5% | ..."; "0302 | Pescado fresco" over "o refrigerado." over "exc. filetes | 7.704 |
+    ...": the cells before the name stay cells of their own)."""
     out: list[_Line] = []
     for line in lines:
         above = out[-1] if out else None
-        if (
-            above is not None
-            and len(above) == 1
-            and len(line) >= MIN_ROWS
-            and line[0].start > above[0].start
-            and above[0].end < line[1].start
-            and len(above[0].text) <= MAX_CELL
-            and not above[0].text.endswith((".", ":", ";"))
-        ):
-            name, first = above[0], line[0]
+        if above is not None and _wraps_into(above, line):
+            name, first = above[-1], line[0]
             joined = _Cell(
                 f"{name.text} {first.text}",
                 min(name.start, first.start),
@@ -207,10 +205,36 @@ def _join_wrapped_names(lines: list[_Line]) -> list[_Line]:
                 (*name.words, *first.words),
                 (*name.parts, *first.parts),
             )
-            out[-1] = [joined, *line[1:]]
+            out[-1] = [*above[:-1], joined, *line[1:]]
         else:
             out.append(line)
     return out
+
+
+def _wraps_into(above: _Line, line: _Line) -> bool:
+    """True when ``above`` holds the first part of ``line``'s name: its cells (one, or a code
+    and the name's start) all end before ``line``'s second cell, its last cell is no longer
+    than a cell and ends no sentence (but for a name going on in lower case), and ``line``
+    (a row of values, or a line going on with the name) starts indented under it or in
+    lower case at its place."""
+    if not above or len(above) > 2 or not line:
+        return False
+    name, first = above[-1], line[0]
+    # a name going on at its place: in lower case, or under a code's line that holds no value
+    # ("0511.91 | Prod. no exp. en otros capítulos." over "No apto p/c humano | 203 | ...")
+    coded = len(above) == 2 and len(line) > 1 and not any(_numeric_cell(c.text) for c in above[1:])
+    going_on = (first.text[:1].islower() or coded) and abs(first.start - name.start) <= ALIGN_SLACK
+    # indented under the name's first part, not a label far to its right ("2001-07" over "2001")
+    indented = name.start < first.start <= name.end and len(above) == 1
+    if not (going_on or indented) or len(name.text) > MAX_NAME_CELL:
+        return False
+    if len(line) == 1:  # a middle part of the name: joined only going on in lower case
+        return going_on and len(first.text) <= MAX_NAME_CELL
+    return (
+        len(line) >= MIN_ROWS
+        and all(c.end < line[1].start for c in above)
+        and (going_on or not name.text.endswith((".", ":", ";")))
+    )
 
 
 def _line_cells(group: list[tuple[int, DrawnWord]], unit: float, leaders: bool) -> _Line:
@@ -256,12 +280,21 @@ def _is_row(cells: _Line) -> bool:
     name, *middle, last = cells
     wide = len(cells) >= LONG_LAST_FROM
     longest_last = MAX_LAST_CELL if wide else MAX_CELL
-    values = all(_numeric_cell(c.text) or c.text in MISSING_VALUES for c in (*middle, last))
-    # a longer name before values only: "Murder and nonnegligent manslaughter | 9,739 | 4,741"
-    longest_name = MAX_NAME_CELL if wide and values else MAX_CELL
+
+    def values(after: int) -> bool:
+        return all(_numeric_cell(c.text) or c.text in MISSING_VALUES for c in cells[after:])
+
+    # a longer name before values only: "Murder and nonnegligent manslaughter | 9,739 | 4,741",
+    # also after a code: "0302 | Pescado fresco o refrigerado. exc. filetes | 7.704 | ..."
+    coded = any(ch.isdigit() for ch in name.text)  # "0302", "1603.00.00": a code, then the name
+    named = wide and (values(1) or (coded and len(cells) > LONG_LAST_FROM and values(2)))
+    longest_name = MAX_NAME_CELL if named else MAX_CELL
+    longest_second = MAX_NAME_CELL if named and not values(1) else MAX_CELL
     return (
         len(name.text) <= longest_name
-        and all(len(c.text) <= MAX_CELL for c in middle)
+        and all(
+            len(c.text) <= (longest_second if k == 0 else MAX_CELL) for k, c in enumerate(middle)
+        )
         and len(last.text) <= longest_last
     )
 

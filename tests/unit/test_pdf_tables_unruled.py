@@ -168,3 +168,25 @@ def test_dot_leaders_and_row_names_on_two_lines() -> None:
     )
     contents = _text("redp5110_sampled.pdf")
     assert "Notices | vii" not in contents and "Preface  . . . ." in contents
+
+
+def test_row_names_wrapped_over_lines_and_years_over_column_pairs() -> None:
+    """Held-out batch 5 (tabula-java's puertos1.pdf): row names written on two to four lines
+    with the values on the last ("Productos primarios" over "pesqueros | 663 | 2.5% | ...";
+    "0302 | Pescado fresco" over "o refrigerado." over "exc. filetes | 7.704 | ..."), and a
+    line of years each over a pair of columns (Mill. u$s, Part.): the tables were plain text,
+    every year's figures in one run. A table's title ("2001-07") far left of the first year is
+    no part of a row name."""
+    lines = _text("puertos1.pdf").splitlines()
+    total = next(ln for ln in lines if ln.startswith("Clasificación: Exportaciones totales"))
+    assert total.startswith(
+        "Clasificación: Exportaciones totales pesqueras | Mill., 2001: 895 | Part., 2001: 3.4%"
+    ), total
+    assert "| Mill., 2006: 1,249 | Part., 2006: 2.7% |" in total
+    wrapped = next(ln for ln in lines if ln.startswith("Partida: 0302 |"))
+    assert wrapped.startswith(
+        "Partida: 0302 | Descripción: Pescado fresco o refrigerado. exc. filetes | "
+        "TM, 2001: 7.704 | M.U$S, 2001: 7.175"
+    ), wrapped
+    coded = next(ln for ln in lines if ln.startswith("Partida: 0511.91 |"))
+    assert "Descripción: Prod. no exp. en otros capítulos. No apto p/c humano | TM" in coded

@@ -135,3 +135,17 @@ def test_an_unlinked_answer_is_declined_with_its_passages() -> None:
         "Rafael Costa led the Meadow project [2].", passages, question="Who led the Meadow project?"
     )
     assert is_abstention(text) and "Rafael Costa led" not in text and verdict.unlinked
+
+
+def test_a_year_inside_a_date_is_that_dates_year() -> None:
+    """Held-out batch 5 dev h537: "in what year did Rob Hartill forward the post?" answered
+    1996 from the header "Date: Mon, 01 Jul 1996 15:55:20 -0600" was declined as a number the
+    passages give for something else; a date's year is its year. A count of 1996 is not."""
+    header = [
+        "From: Rob Hartill <hartill@lanl.gov>\nDate: Mon, 01 Jul 1996 15:55:20 -0600\n"
+        "Subject: [Fwd: Netscape Enterprise vs. Apache Secure]"
+    ]
+    question = "Who forwarded the post to the new-httpd list, and in what year?"
+    assert unbound("Rob Hartill forwarded it in 1996. [1]", header, question) == []
+    users = unbound("The list had 1996 users. [1]", header, "How many users did the list have?")
+    assert users == ["1996 (the passages give it for something else)"]

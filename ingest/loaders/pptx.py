@@ -10,7 +10,7 @@ from core.errors import LoaderError
 from core.types import Section
 from ingest.loaders.base import handles
 from ingest.loaders.encryption import office_package
-from ingest.loaders.tables import row_line
+from ingest.loaders.tables import cell_text, row_line
 
 _NS = {
     "c": "http://schemas.openxmlformats.org/drawingml/2006/chart",
@@ -37,23 +37,31 @@ def chart_lines(space: Any) -> list[str]:
     for number, series in enumerate(_xpath(space, ".//c:ser"), start=1):
         name = _text(series, "./c:tx//c:v/text()") or f"series {number}"
         cats = {pt.get("idx"): _text(pt, "./c:v/text()") for pt in _xpath(series, "./c:cat//c:pt")}
+        # as its labels show it ("0%": 0.59 is 59%), else as its data are formatted
+        shown = (
+            _text(series, "./c:dLbls/c:numFmt/@formatCode")
+            or _text(series, "../c:dLbls/c:numFmt/@formatCode")  # the plot's labels
+            or _text(series, "./c:val//c:formatCode/text()")
+        )
         vals = [
-            (pt.get("idx"), _text(pt, "./c:v/text()")) for pt in _xpath(series, "./c:val//c:pt")
+            (pt.get("idx"), _text(pt, "./c:v/text()"), pt.get("formatCode") or shown)
+            for pt in _xpath(series, "./c:val//c:pt")
         ]
-        header = ["Series", *(cats.get(i) or f"point {i}" for i, _ in vals)]
-        lines.append(row_line(header, [name, *(_number(v) for _, v in vals)]))
+        header = ["Series", *(cats.get(i) or f"point {i}" for i, _, _ in vals)]
+        lines.append(row_line(header, [name, *(_number(v, f) for _, v, f in vals)]))
     if lines and title:
         lines.insert(0, f"Chart: {title}")
     return lines
 
 
-def _number(value: str) -> str:
-    """A chart value as a person writes it: ``120.0`` -> ``120``."""
+def _number(value: str, number_format: str = "") -> str:
+    """A chart value as its chart shows it: ``120.0`` -> ``120``, 15 significant digits
+    ("0.5900000000000003" -> "0.59"), in a percent format as a percentage ("59%")."""
     try:
         number = float(value)
     except ValueError:
         return value
-    return str(int(number)) if number.is_integer() else value
+    return cell_text(number, number_format)
 
 
 def _shape_lines(shape: Any) -> Iterator[str]:

@@ -34,17 +34,33 @@ def cell_text(value: Any, number_format: str = "") -> str:
     sheet shows it, written in full: a month format without a day ("mmm-yy": "Jan-02") as
     "January 2002", a day with the month's name ("mmmm d, yyyy") as "January 23, 2002", any
     other day in ISO form ("2002-01-23"; a time of day after it only when there is one:
-    "2002-01-23 14:30"), a time alone as "14:30". ``number_format`` is the cell's Excel number
-    format ("" when unknown). Questions say "in January 2002", which "2002-01-01T00:00:00"
+    "2002-01-23 14:30"), a time alone as "14:30", a number in a percent format as a percentage
+    (``percent_text``). ``number_format`` is the cell's Excel number format ("" when unknown).
+    Questions say "in January 2002", which "2002-01-01T00:00:00"
     matches in no way."""
     if value is None:
         return ""
+    if isinstance(value, int | float) and not isinstance(value, bool) and "%" in number_format:
+        return percent_text(float(value), number_format)
     if isinstance(value, float):  # Excel shows 15 significant digits: 3.1470000000000002 -> 3.147
         shown = float(f"{value:.15g}")
         return str(int(shown)) if shown.is_integer() else repr(shown)
     if isinstance(value, dt.datetime | dt.date | dt.time):
         return _date_text(value, number_format)
     return " ".join(str(value).split())
+
+
+#: The decimals of a percent format ("0%", "0.0%", "#,##0.00%").
+_PERCENT_PLACES = re.compile(r"0(?:\.(0+))?%")
+
+
+def percent_text(value: float, number_format: str) -> str:
+    """A fraction shown in a percent number format as the sheet or chart shows it: 0.59 in
+    "0%" -> "59%", 0.0405 in "0.0%" -> "4.1%" (O12Typical.pptx's Gallup chart read
+    "Disapprove: 0.5900000000000003")."""
+    m = _PERCENT_PLACES.search(_FORMAT_LITERALS.sub("", number_format))
+    places = len(m.group(1) or "") if m else 0
+    return f"{value * 100:.{places}f}%"
 
 
 def _date_text(value: dt.datetime | dt.date | dt.time, number_format: str) -> str:

@@ -47,3 +47,23 @@ def test_a_3d_chart_python_pptx_cannot_plot_is_read_too(tmp_path: Path) -> None:
     path = tmp_path / "visitors3d.pptx"
     _deck(path, XL_CHART_TYPE.COLUMN_CLUSTERED, three_d=True)
     assert "Series: Garden | 2021: 800" in PptxLoader().load(path)[0].text
+
+
+def test_a_charts_values_are_shown_as_its_labels_show_them(tmp_path: Path) -> None:
+    """Held-out batch 5 (Open-XML-SDK's O12Typical.pptx, dev h532): a poll's pie chart stores
+    0.5900000000000003 and labels it "59%" (its data labels' number format "0%"); it was read
+    as "Disapprove: 0.5900000000000003". Values now read as the chart shows them."""
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[5])
+    data = CategoryChartData()  # type: ignore[no-untyped-call]
+    data.categories = ["Approve", "Disapprove", "Neutral"]
+    data.add_series("Poll", (0.37000000000000016, 0.5900000000000003, 0.04))  # type: ignore[no-untyped-call]
+    frame = slide.shapes.add_chart(
+        XL_CHART_TYPE.PIE, Inches(1), Inches(1), Inches(6), Inches(4), data
+    )
+    labels = frame.chart.plots[0].series[0].data_labels  # the series' own, as in O12Typical
+    labels.number_format, labels.number_format_is_linked = "0%", False
+    path = tmp_path / "poll.pptx"
+    deck.save(str(path))
+    text = PptxLoader().load(path)[0].text
+    assert "Series: Poll | Approve: 37% | Disapprove: 59% | Neutral: 4%" in text, text

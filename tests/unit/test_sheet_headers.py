@@ -163,3 +163,17 @@ def test_notes_written_over_a_table_title_it_and_are_no_header() -> None:
     )
     assert lines[1] == "Name | Profession | Age | Has kids | Date of birth | Date of death"
     assert "Name: Carrie Fisher | Profession: actor | Age: 60" in lines[3]
+
+
+def test_a_cell_in_a_percent_format_reads_as_a_percentage(tmp_path: Path) -> None:
+    """A sheet shows 0.027 in the format "0.0%" as "2.7%", and a question asks for "2.7%"."""
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["Year", "Share"])
+    sheet.append([2006, 0.027])
+    sheet["B2"].number_format = "0.0%"
+    path = tmp_path / "share.xlsx"
+    book.save(path)
+    text = XlsxLoader().load(path)[0].text
+    assert "Year: 2006 | Share: 2.7%" in text, text

@@ -12,7 +12,7 @@ from ingest.loaders.base import handles
 from ingest.loaders.hidden import drop_hidden_html, record_hidden
 from ingest.loaders.refmarks import drop_html_markers
 from ingest.loaders.sections import SectionBuilder
-from ingest.loaders.tables import table_lines
+from ingest.loaders.tables import KEY_VALUE_HEADER, table_lines
 from ingest.loaders.text import decode_text
 
 _DROP_TAGS = (
@@ -84,11 +84,6 @@ def html_sections(html: str) -> list[Section]:
         else:
             builder.add(text)
     return record_hidden(builder.finish(), hidden)
-
-
-#: Column names given to a key-value table (an infobox: a header cell then its value on each
-#: row), whose rows have no header row above them.
-KEY_VALUE_HEADER = ("Field", "Value")
 
 
 def _table_rows(table: Any) -> list[list[str]]:

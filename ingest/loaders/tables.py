@@ -94,17 +94,28 @@ def row_line(header: list[str], cells: list[str]) -> str:
     return CELL_SEPARATOR.join(parts)
 
 
+#: Column names given to a key-value table (an infobox, a form: a field then its value on each
+#: row), whose rows have no header row above them.
+KEY_VALUE_HEADER = ("Field", "Value")
+
+
 def table_lines(rows: list[list[str]]) -> list[str]:
     """A table inside a document as lines: the header row, then each row with its headers.
 
     The first row with two or more non-empty cells is the header; rows before it (a title row
     spanning the table) are kept as they are. A merged cell should come as its text in the first
     column it spans and empty strings after (a merged header cell: its text in every column).
+    A first such row of a field and its value ("Document last updated: | 10/17/2003") is no
+    header: the table is a form's fields, under ``KEY_VALUE_HEADER`` (a Word spec's header
+    table had named every row "Document last updated:: Program Manager | 10/17/2003: LaBrowne").
     """
     rows = [r for r in rows if any(r)]
     start = next((i for i, r in enumerate(rows) if sum(1 for c in r if c) >= 2), None)
     if start is None:
         return [CELL_SEPARATOR.join(c for c in r if c) for r in rows]
+    filled = [c for c in rows[start] if c]
+    if len(filled) == 2 and filled[0].rstrip().endswith(":") and rows[start][0]:
+        rows = [*rows[:start], list(KEY_VALUE_HEADER), *rows[start:]]
     header = rows[start]
     out = [CELL_SEPARATOR.join(c for c in r if c) for r in rows[: start + 1]]
     out += [row_line(header, r) for r in rows[start + 1 :]]

@@ -90,6 +90,29 @@ def test_docx_headings_and_tables(tmp_path: Path) -> None:
     assert "spade: rake | digging: leaves" in sections[1].text  # first row read as the header
 
 
+def test_a_word_table_of_fields_has_no_header_row(tmp_path: Path) -> None:
+    """Held-out batch 5 dev h542 (Open-XML-SDK's comment.docx): a spec's header table of
+    fields and values opens "Document last updated: | 10/17/2003", and every row read
+    "Document last updated:: Program Manager | 10/17/2003: LaBrowne". A first row whose field
+    ends on a colon is no header: each row is a field and its value."""
+    import docx
+
+    d = docx.Document()
+    table = d.add_table(rows=3, cols=2)
+    fields = [
+        ("Document last updated:", "10/17/2003"),
+        ("Tester", "WendyWu"),
+        ("Program Manager", "LaBrowne"),
+    ]
+    for row, (field, value) in zip(table.rows, fields, strict=True):
+        row.cells[0].text, row.cells[1].text = field, value
+    path = tmp_path / "spec.docx"
+    d.save(str(path))
+    text = "\n".join(s.text for s in load(path))
+    assert "Field: Program Manager | Value: LaBrowne" in text, text
+    assert "Field: Document last updated: | Value: 10/17/2003" in text, text
+
+
 def test_corrupt_docx_is_a_clear_failure(tmp_path: Path) -> None:
     f = tmp_path / "broken.docx"
     f.write_bytes(b"PK\x03\x04 not really a zip")

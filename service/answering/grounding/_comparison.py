@@ -54,8 +54,8 @@ _SCAFFOLD = {"which", "who", "what", "one", "two", "value", "figure", "amount", 
 
 @dataclass(frozen=True)
 class Cell:
-    """One compared input: its side as the table labels it, its value as written, the passage
-    number holding it, and the row it was read from (as written, for the quote)."""
+    """One compared input: its side as the question names it, its value as written, the
+    passage number holding it, and its row's labels with the cell (for the quote)."""
 
     side: str
     written: str
@@ -174,8 +174,8 @@ def _by_rows(a: str, b: str, what: list[str], rows: list[_Row]) -> tuple[Cell, C
                 cells.setdefault((header, cell.value), cell)
         if len(cells) != 1:
             return None  # no row, or rows giving different values
-        [(header, _)] = cells
-        found.append((header, cells[header, _]))
+        [((header, _), cell)] = cells.items()
+        found.append((header, cell))
     (h1, first), (h2, second) = found
     if h1 != h2 or first.clause == second.clause:
         return None

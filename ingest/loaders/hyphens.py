@@ -19,13 +19,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ingest.loaders.tables import CELL_SEPARATOR
+
 #: A word's first part ending a line with a hyphen, its second part opening the next line in
 #: lower case (a capital opens a new name or sentence: "Rhein-\nMain" keeps its hyphen).
 _BROKEN = re.compile(r"(?<![^\W\d_])([^\W\d_]+)-[ \t]*\n[ \t]*([^\W\d_A-Z][^\W\d_]*)(\S*)[ \t]*")
 #: Letters each half of a compound kept whole must have ("two-tailed"; "exam-ine" is a break).
 MIN_HALF = 3
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
-_CELL_GAP = " | "
 
 
 def vocabulary(texts: Iterable[str]) -> set[str]:
@@ -52,7 +53,9 @@ def join_hyphenated(text: str, words: set[str]) -> str:
 
     def whole(m: re.Match[str]) -> str:
         first, second, tail = m.group(1), m.group(2), m.group(3)  # tail: "work;" of "net-work;"
-        if _CELL_GAP in _line_around(text, m.start()) or _CELL_GAP in _line_around(text, m.end()):
+        if CELL_SEPARATOR in _line_around(text, m.start()) or CELL_SEPARATOR in _line_around(
+            text, m.end()
+        ):
             return m.group(0)
         word, compound = f"{first}{second}", f"{first}-{second}"
         halves = all(len(h) >= MIN_HALF and h.lower() in words for h in (first, second))

@@ -287,9 +287,10 @@ def _is_row(cells: _Line) -> bool:
     # a longer name before values only: "Murder and nonnegligent manslaughter | 9,739 | 4,741",
     # also after a code: "0302 | Pescado fresco o refrigerado. exc. filetes | 7.704 | ..."
     coded = any(ch.isdigit() for ch in name.text)  # "0302", "1603.00.00": a code, then the name
-    named = wide and (values(1) or (coded and len(cells) > LONG_LAST_FROM and values(2)))
+    after_name = values(1)
+    named = wide and (after_name or (coded and len(cells) > LONG_LAST_FROM and values(2)))
     longest_name = MAX_NAME_CELL if named else MAX_CELL
-    longest_second = MAX_NAME_CELL if named and not values(1) else MAX_CELL
+    longest_second = MAX_NAME_CELL if named and not after_name else MAX_CELL
     return (
         len(name.text) <= longest_name
         and all(

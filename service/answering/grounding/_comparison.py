@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TypeVar
 
 from core.text import STOP_WORDS, cell_amount, fold, stems
 
@@ -48,6 +49,7 @@ _LEAD = re.compile(r"^\s*(?:according\s+to|in|on|from|for)\b[^,]{1,80},\s*", re.
 _ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
 _TOKEN = re.compile(r"[^\W_]+")
 _CELL_GAP = " | "
+_K = TypeVar("_K")
 #: Words of the question that say how to compare, not what (beyond ``STOP_WORDS``).
 _SCAFFOLD = {"which", "who", "what", "one", "two", "value", "figure", "amount", "number", "of"}
 
@@ -152,7 +154,7 @@ def _holds(words: list[str], text: str) -> bool:
     return bool(words) and all(w in held for w in words)
 
 
-def _best(scores: dict[str, int], asked: int) -> str | None:
+def _best(scores: dict[_K, int], asked: int) -> _K | None:
     """The one key of the highest score, holding at least half of the ``asked`` words; None
     when none does or two tie."""
     best = max(scores.values(), default=0)
@@ -185,12 +187,11 @@ def _by_rows(a: str, b: str, what: list[str], rows: list[_Row]) -> tuple[Cell, C
 def _by_columns(a: str, b: str, what: list[str], rows: list[_Row]) -> tuple[Cell, Cell] | None:
     """Each side a column of one row (its header holds the side's words), ``what`` the row:
     the one whose labels hold most of its words."""
-    index = {str(i): r for i, r in enumerate(rows)}
-    labels = {i: len(set(what) & set(_keys(" ".join(r.labels)))) for i, r in index.items()}
+    labels = {i: len(set(what) & set(_keys(" ".join(r.labels)))) for i, r in enumerate(rows)}
     best = _best(labels, len(what))
     if best is None:
         return None
-    row = index[best]
+    row = rows[best]
     found: list[Cell] = []
     for side in (a, b):
         headers = [h for h, _ in row.cells if _holds(_keys(side), h)]

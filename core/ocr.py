@@ -33,12 +33,23 @@ OCR_RESIDENT_BYTES = 448 * 1024 * 1024
 
 
 @dataclass(frozen=True)
+class OcrFragment:
+    """One piece of text rapidocr detected: its text and box ``[x0, y0, x1, y1]`` in pixels."""
+
+    text: str
+    box: tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
 class OcrLine:
-    """One recognised line: its text, its box ``[x0, y0, x1, y1]`` in pixels, and confidence."""
+    """One recognised line: its text, its box ``[x0, y0, x1, y1]`` in pixels, and confidence;
+    ``fragments`` are the pieces it was joined from, left to right (a table's cells, a receipt's
+    item and price), empty when not known."""
 
     text: str
     box: tuple[int, int, int, int]
     score: float
+    fragments: tuple[OcrFragment, ...] = ()
 
 
 #: Names of rapidocr's language codes, for ``hearth formats`` (a code not named is shown as is).
@@ -129,6 +140,12 @@ def _slope(quads: list[list[tuple[float, float]]]) -> float:
     return max(-MAX_SLOPE, min(MAX_SLOPE, float(median(slopes))))
 
 
+def _box(points: list[tuple[float, float]]) -> tuple[int, int, int, int]:
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    return (int(min(xs)), int(min(ys)), round(max(xs)), round(max(ys)))
+
+
 def _lines(output: Any, factor: float, min_score: float) -> list[OcrLine]:
     """rapidocr's output as lines in reading order, boxes in original pixels.
 
@@ -164,11 +181,10 @@ def _lines(output: Any, factor: float, min_score: float) -> list[OcrLine]:
     lines = []
     for row in rows:
         row.sort(key=lambda it: min(p[0] for p in it[1]))
-        xs = [p[0] for _, pts, _ in row for p in pts]
-        ys = [p[1] for _, pts, _ in row for p in pts]
-        box = (int(min(xs)), int(min(ys)), round(max(xs)), round(max(ys)))
+        box = _box([p for _, pts, _ in row for p in pts])
         score = min(sc for _, _, sc in row)
-        lines.append(OcrLine(" ".join(t for t, _, _ in row), box, round(score, 4)))
+        pieces = tuple(OcrFragment(text, _box(pts)) for text, pts, _ in row)
+        lines.append(OcrLine(" ".join(t for t, _, _ in row), box, round(score, 4), pieces))
     return lines
 
 

@@ -9,6 +9,7 @@ from statistics import median
 
 from core.ocr import OcrLine
 from core.types import Section
+from ingest.loaders.ocr_tables import tabulate
 from ingest.loaders.sections import word_runs
 
 #: A vertical gap larger than this many median line heights starts a new block.
@@ -33,11 +34,13 @@ def _union(boxes: list[list[float]]) -> list[float]:
 def line_sections(
     lines: list[OcrLine], page: int, max_words: int, scale: float = 1.0, **extra: object
 ) -> list[Section]:
-    """Blocks of lines (cut at large vertical gaps or at ``max_words``) as sections.
+    """Blocks of lines (cut at large vertical gaps or at ``max_words``) as sections, a table's
+    rows written with their column names (``ocr_tables.tabulate``).
 
     Provenance: ``{"page", "box": union [x0, y0, x1, y1], "lines": [box, ...], **extra}``; boxes
     are divided by ``scale`` (e.g. rendered pixels per PDF point).
     """
+    lines = tabulate(lines)
     if not lines:
         return []
     height = median(max(1, ln.box[3] - ln.box[1]) for ln in lines)

@@ -48,6 +48,22 @@ def text_image(lines: list[str], width: int = 1240, height: int = 1754, size: in
     return img
 
 
+def dejavu_page(path: Path, cells: list[tuple[int, int, str]], size: tuple[int, int]) -> Path:
+    """A white page of ``size`` pixels with each ``(x, y, text)`` drawn in black in matplotlib's
+    DejaVu Sans at 30 px (Pillow's default font has no glyphs for "ü" or "é"), saved to ``path``."""
+    import matplotlib
+    from PIL import Image, ImageDraw, ImageFont
+
+    font_file = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
+    font = ImageFont.truetype(str(font_file), 30)
+    img = Image.new("RGB", size, "white")
+    draw = ImageDraw.Draw(img)
+    for x, y, text in cells:
+        draw.text((x, y), text, fill="black", font=font)
+    img.save(path)
+    return path
+
+
 def encode(src: Path, dest: Path, codec: str, rate: int = 48_000) -> Path:
     """Re-encode ``src`` with PyAV into ``dest`` (container from its extension), stereo."""
     import av

@@ -17,6 +17,7 @@ from core.knowledge import KnowledgeBase
 from ingest.commands import formats_command
 from ingest.pipeline import IngestPipeline
 from service.answering.retrieval import Retriever
+from tests.integration.media import dejavu_page
 
 pytestmark = pytest.mark.embedded_only(
     "OCR is the subject; other tests write the catalogue and stores on this pass: one pass"
@@ -32,16 +33,9 @@ LINES = [
 
 
 def _page(path: Path) -> None:
-    import matplotlib
-    from PIL import Image, ImageDraw, ImageFont
-
-    font_file = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
-    font = ImageFont.truetype(str(font_file), 30)
-    img = Image.new("RGB", (900, 60 + 52 * len(LINES)), "white")
-    draw = ImageDraw.Draw(img)
-    for i, line in enumerate(LINES):
-        draw.text((30, 30 + 52 * i), line, fill="black", font=font)
-    img.save(path)
+    dejavu_page(
+        path, [(30, 30 + 52 * i, line) for i, line in enumerate(LINES)], (900, 60 + 52 * len(LINES))
+    )
 
 
 def test_german_and_french_lines_are_read_with_their_letters(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.ocr import OcrLine, _lines, scale_for
+from core.ocr import OcrFragment, OcrLine, _lines, scale_for
 from core.provenance import clock, describe
 from core.speech import Segment
 from core.types import Section
@@ -63,7 +63,8 @@ def test_oversized_images_scale_to_the_limit_and_boxes_map_back() -> None:
         scores = (0.99, 0.99, 0.2)
 
     lines = _lines(Out(), factor=0.5, min_score=0.5)
-    assert lines == [OcrLine("hello", (20, 40, 220, 80), 0.99)]
+    box = (20, 40, 220, 80)
+    assert lines == [OcrLine("hello", box, 0.99, (OcrFragment("hello", box),))]
 
 
 def passage(provenance: dict[str, object], path: str = "/x/jfk.flac") -> Passage:

@@ -268,3 +268,18 @@ def test_a_documents_title_holds_the_name_it_is_about() -> None:
     apple = question.replace("Microsoft", "Apple")
     verdict = check(said.replace("Microsoft", "Apple"), row, question=apple, titles=titles)
     assert verdict.unmentioned == ["Apple"]
+
+
+def test_a_reply_shaped_like_a_photos_label_states_nothing() -> None:
+    """Held-out dev h160: "Which e-mail address appears in the scanned text?" was answered
+    with a label-shaped line naming another document, a page and a box: no fact at all."""
+    labels = {1: "phototest.png, page 1, box (10, 10)–(900, 300)"}
+    passages = {1: "This is a lot of 12 point text to test the ocr code"}
+    shaped = "[1] Robert Schneider AG, page 2, box (119, 103)–(942, 486)"
+    assert check(shaped, passages, labels=labels).incomplete
+    for fact in (
+        "The e-mail address is aspammer@website.com, page 1 [1].",
+        "It is on page 2 [1].",
+        "Maria, 1:05–1:20 [1]",  # a recording's label names who spoke: an answer to "who?"
+    ):
+        assert not check(fact, passages, labels=labels).incomplete, fact

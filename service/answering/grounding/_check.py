@@ -161,14 +161,34 @@ def _bare(text: str) -> str:
 _ASKS_NAME = {"file", "attachment", "attached", "document", "title", "called", "named", "filename"}
 
 
+#: Parts of a passage's label that say where on an image, as ``core.provenance.describe``
+#: writes them: a page and a box.
+_WHERE = re.compile(r"page \d+|box \(\d+, \d+\)\s*[–-]\s*\(\d+, \d+\)")
+#: Words before the parts saying where, at most, in a reply shaped like a label.
+_LABEL_NAME_WORDS = 6
+
+
+def label_shaped(answer: str) -> bool:
+    """True when ``answer``, citations aside, is shaped like a passage label of a photo or scan:
+    a short name then only its page and box ("Robert Schneider AG, page 2, box (119, 103)–(942,
+    486)": held-out dev h160). A page alone may be an answer ("page 2"), and a recording's
+    label names its speaker ("Maria, 1:05–1:20"): neither is shaped like one here."""
+    head, _, where = CITATION.sub(" ", answer).strip().partition(",")
+    if not where or len(head.split()) > _LABEL_NAME_WORDS or "box" not in where:
+        return False
+    return _WHERE.sub("", where).replace(",", "").strip(" .") == ""
+
+
 def only_labels(answer: str, labels: Iterable[str], question: str = "") -> bool:
     """True when ``answer``, citations and punctuation aside, is nothing but passage labels
-    ("[1] doc.docx, section Policy"): the model copied the header of a passage, not its fact;
-    never for a question asking for a file's or document's name ("What is the file attached
-    called?"), which a label answers."""
+    ("[1] doc.docx, section Policy") or shaped like one (``label_shaped``): the model copied the
+    header of a passage, not its fact; never for a question asking for a file's or document's
+    name ("What is the file attached called?"), which a label answers."""
     said = _bare(answer)
     if not said or _ASKS_NAME & set(WORD.findall(fold(question))):
         return False
+    if label_shaped(answer):
+        return True
     bare = [_bare(label) for label in labels]
     return any(said == b for b in bare if b) or said == " ".join(b for b in bare if b)
 

@@ -15,6 +15,7 @@ from typing import Any
 from core.errors import LoaderError
 from core.types import Section
 from ingest.loaders.base import handles
+from ingest.loaders.cues import speaker_turns
 from ingest.loaders.encryption import office_package
 from ingest.loaders.hidden import record_hidden, run_hidden
 from ingest.loaders.sections import SectionBuilder
@@ -152,4 +153,6 @@ class DocxLoader:
                 builder.heading(level, text)
             else:
                 builder.add(text)
-        return record_hidden(builder.finish(), reader.hidden)
+        # a meeting transcript's cues as turns ("James Bond (0:03–0:04): Umm.")
+        sections = [Section(speaker_turns(s.text), s.provenance) for s in builder.finish()]
+        return record_hidden(sections, reader.hidden)

@@ -15,6 +15,7 @@ from core.errors import LoaderError
 from core.text import STOP_AND_BLANK
 from core.types import Section
 from ingest.loaders.base import handles
+from ingest.loaders.cues import speaker_turns
 from ingest.loaders.detect import utf16_without_bom
 
 _WESTERN = ("cp1252", "latin_1", "iso8859_15")
@@ -184,7 +185,7 @@ class TextLoader:
 
     def load(self, path: Path) -> list[Section]:
         """The file's text as one section."""
-        text = decode_text(path, path.read_bytes()).strip()
+        text = speaker_turns(decode_text(path, path.read_bytes()).strip())
         return [Section(text, {})] if text else []
 
     def stream(self, path: Path) -> Iterator[tuple[Section, int]]:
@@ -201,4 +202,4 @@ class TextLoader:
 
         for block in text_blocks(pieces()):
             if block.strip():
-                yield Section(block, {}), read[0]
+                yield Section(speaker_turns(block), {}), read[0]

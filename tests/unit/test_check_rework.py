@@ -283,3 +283,24 @@ def test_a_reply_shaped_like_a_photos_label_states_nothing() -> None:
         "Maria, 1:05–1:20 [1]",  # a recording's label names who spoke: an answer to "who?"
     ):
         assert not check(fact, passages, labels=labels).incomplete, fact
+
+
+def test_a_value_from_a_row_that_fails_the_questions_condition_is_unbound() -> None:
+    """Held-out dev h026, an unanswerable near miss: no row has 8 encoder and 8 decoder layers,
+    and the reply took the inference time of the row with 4 and 2."""
+    rows = "\n".join(
+        f"# enc-layers: {e} | # dec-layers: {d} | Language: OTSL | Inference time (secs): {t}"
+        for e, d, t in ((6, 6, "2.73"), (4, 2, "1.22"), (2, 4, "1.91"))
+    )
+    passages = {1: rows}
+    asked = "What was OTSL's inference time with 8 encoder and 8 decoder layers?"
+    reply = "OTSL's inference time with 8 encoder and 8 decoder layers was 1.22 seconds [1]."
+    verdict = check(reply, passages, question=asked)
+    assert verdict.unbound == ["1.22 (its row has # enc-layers: 4, the question 8)"]
+    met = "What was OTSL's inference time with 4 encoder and 2 decoder layers?"
+    assert not check("It was 1.22 seconds [1].", passages, question=met).unbound
+    # a year is no condition on a row, nor a number the reply does not take from a row
+    in_2023 = "What was OTSL's inference time in 2023?"
+    assert not check("Its inference time was 1.22 [1].", passages, question=in_2023).unbound
+    prose = {1: "With 8 encoder layers the model ran in 1.22 seconds."}
+    assert not check("It took 1.22 seconds [1].", prose, question=asked).unbound

@@ -129,7 +129,7 @@ def unbound(answer: str, passages: list[str], question: str = "") -> list[str]:
     row; "`1,186 crore" under its heading), are not judged."""
     contexts = [c for passage in passages for c in _contexts(passage)]
     question_words = _tokens(question)
-    flagged: list[str] = []
+    flagged: list[str] = other_rows(answer, passages, question)
     for sentence in SENTENCE_OR_LINE_GAP.split(CITATION.sub(" ", answer)):
         for m in _own_numbers(sentence):
             key = number_key(m.group(0))
@@ -138,6 +138,84 @@ def unbound(answer: str, passages: list[str], question: str = "") -> list[str]:
             if not own or key in question_words or alone:
                 continue  # not held, asked about, or held alone on a line: nothing to judge by
             said = (_tokens(sentence) | question_words) - {key} - UNIT_WORDS
-            if not any(said & words.keys() for words in own):
+            if not any(said & words.keys() for words in own) and not any(
+                f.startswith(m.group(0) + " ") for f in flagged
+            ):
                 flagged.append(f"{m.group(0)} (the passages give it for something else)")
     return flagged
+
+
+#: A number the question puts before a noun: a condition on the row ("with 8 encoder and 8
+#: decoder layers", "3 bedrooms"); not a year.
+_COUNT_OF = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s+(?:\w+\s+and\s+)?([A-Za-z][A-Za-z-]{2,})")
+_YEAR = re.compile(r"(?:1[89]|20)\d\d")
+#: The shortest column-name word that may stand for a question's word it starts ("enc" for
+#: "encoder").
+_MIN_STEM = 3
+
+
+def _conditions(question: str) -> list[tuple[str, str]]:
+    """(number key, folded noun) for each number the question puts before a noun."""
+    found = []
+    for m in _COUNT_OF.finditer(question):
+        number, noun = m.group(1), fold(m.group(2))
+        if not _YEAR.fullmatch(number) and noun not in NUMBER_CONTEXT_STOP_WORDS:
+            found.append((number_key(number), noun))
+    # "8 encoder and 8 decoder layers": the first number goes with both nouns
+    for m in re.finditer(r"(\d+(?:\.\d+)?)\s+(\w+)\s+and\s+\d", question):
+        found.append((number_key(m.group(1)), fold(m.group(2))))
+    return list(dict.fromkeys(found))
+
+
+def _names(header: str, noun: str) -> bool:
+    """Whether a column's ``header`` names the question's ``noun`` ("# enc-layers" names
+    "encoder"; "Rooms" names "rooms")."""
+    return any(
+        len(word) >= _MIN_STEM and (noun.startswith(word) or word.startswith(noun))
+        for word in re.findall(r"[a-z]+", fold(header))
+    )
+
+
+def other_rows(answer: str, passages: list[str], question: str) -> list[str]:
+    """Numbers of ``answer`` that the passages hold only in table rows (``"Name: value | ..."``)
+    whose cell for a condition of the question holds another number: "OTSL's inference time
+    with 8 encoder and 8 decoder layers was 1.22" from the row "# enc-layers: 4 | # dec-layers:
+    2 | ... | Inference time (secs): 1.22" (held-out dev h026, an unanswerable near miss) gives
+    ``["1.22 (its row has # enc-layers: 4, the question 8)"]``. A number held anywhere else, or
+    in a row that meets every condition, is not flagged."""
+    conditions = _conditions(question)
+    if not conditions:
+        return []
+    rows = [
+        [cell.partition(": ")[::2] for cell in line.split(" | ")]
+        for passage in passages
+        for line in passage.split("\n")
+    ]
+    asked = {key for key, _ in conditions}
+    flagged: list[str] = []
+    for m in _own_numbers(CITATION.sub(" ", answer)):
+        key = number_key(m.group(0))
+        if key in asked:
+            continue
+        holding = [row for row in rows if any(_holds(value, key) for _, value in row)]
+        if not holding or any(len(row) < 2 for row in holding):
+            continue  # held outside a table's row, or nowhere: not this check's business
+        reasons = [_unmet(row, conditions) for row in holding]
+        if all(reasons):
+            flagged.append(f"{m.group(0)} (its row has {reasons[0]})")
+    return flagged
+
+
+def _holds(value: str, key: str) -> bool:
+    return any(number_key(n.group(0)) == key for n in NUMBER.finditer(value))
+
+
+def _unmet(row: list[tuple[str, str]], conditions: list[tuple[str, str]]) -> str:
+    """The first cell of ``row`` naming a condition's noun with a number that is not the
+    condition's ("# enc-layers: 4, the question 8"); empty when the row meets them all."""
+    for key, noun in conditions:
+        cells = [(h, v) for h, v in row if h and _names(h, noun) and NUMBER.fullmatch(v.strip())]
+        if cells and not any(number_key(v.strip()) == key for _, v in cells):
+            header, value = cells[0]
+            return f"{header}: {value.strip()}, the question {key}"
+    return ""

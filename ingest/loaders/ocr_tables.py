@@ -9,18 +9,17 @@ of the column asked for.
 
 What makes a table (all must hold, else the lines stay as they are):
 
-- data rows: lines of three or more fragments, one after the first starting with a number, and
-  each fragment under exactly one column (columns are the spans of the first data row's
-  fragments, widened by the rows below; a fragment lies mostly under its column); a line that
-  is no data row, its fragments under columns, continues the row above when its first column
-  is empty and each fragment is a number where the row above has one (a second value in a
-  cell, not a sum's label) or it is one fragment without a digit (a receipt's
-  item name under its code); no line further than ``MAX_GAP`` line heights below the one above;
+- data rows: lines of three or more fragments, one after the first starting with a number, each
+  fragment mostly (``INSIDE``) under exactly one column: the spans of the first data row's
+  fragments, widened by the rows below;
+- a line that is no data row, its fragments under columns, continues the row above when its
+  first column is empty and each fragment is a number where the row above has one (a second
+  value in a cell, not a sum's label), or when it is one fragment without a digit (a receipt's
+  item name under its code); no line lies more than ``MAX_GAP`` line heights below the one above;
 - a header block right above the first data row (no gap taller than ``MAX_GAP`` line heights):
-  lines whose fragments are all names (a few words, no digit, no "field: value"), every one
-  over some column, naming at least
-  two columns and more than half of them. A name over two columns (a merged header cell,
-  "Results" over "Accuracy" and "Time to complete") heads both.
+  lines whose fragments are all names (a few words, no digit, no "field: value"), each over some
+  column, naming at least two columns and more than half of them. A name over two columns (a
+  merged header cell, "Results" over "Accuracy" and "Time to complete") heads both.
 """
 
 from __future__ import annotations
@@ -116,6 +115,21 @@ def _data_row(line: OcrLine) -> bool:
     return len(pieces) >= MIN_COLUMNS and any(_numeric(p.text) for p in pieces[1:])
 
 
+def _over(line: OcrLine, spans: list[tuple[int, int]]) -> list[tuple[str, list[int]]] | None:
+    """Each fragment of a line of column names with the columns it stands over; None when the
+    line is not one: a fragment that is no name (``_name``), or over no column."""
+    if not line.fragments or not all(_name(p) for p in line.fragments):
+        return None
+    over = []
+    for piece in line.fragments:
+        x = (piece.box[0], piece.box[2])
+        cols = [c for c, span in enumerate(spans) if _overlap(x, span) > 0]
+        if not cols:
+            return None
+        over.append((piece.text, cols))
+    return over
+
+
 def _header(
     lines: list[OcrLine], spans: list[tuple[int, int]], height: float
 ) -> tuple[int, list[str]] | None:
@@ -123,27 +137,16 @@ def _header(
     ending just above the table (``lines``, top to bottom); None when they name too few."""
     names: list[list[str]] = [[] for _ in spans]
     start = len(lines)
-    below = None
     for i in range(len(lines) - 1, max(-1, len(lines) - 1 - MAX_HEADER_LINES), -1):
-        line = lines[i]
-        if below is not None and below.box[1] - line.box[3] > MAX_GAP * height:
+        if start < len(lines) and lines[start].box[1] - lines[i].box[3] > MAX_GAP * height:
             break
-        if not line.fragments or not all(_name(p) for p in line.fragments):
+        over = _over(lines[i], spans)
+        if over is None:
             break
-        over = []
-        for piece in line.fragments:
-            x = (piece.box[0], piece.box[2])
-            cols = [c for c, span in enumerate(spans) if _overlap(x, span) > 0]
-            if not cols:
-                break
-            over.append((piece.text, cols))
-        else:
-            for text, cols in reversed(over):
-                for c in cols:
-                    names[c].insert(0, text)
-            start, below = i, line
-            continue
-        break
+        for text, cols in reversed(over):  # read bottom up: each line's names go first
+            for c in cols:
+                names[c].insert(0, text)
+        start = i
     named = sum(1 for n in names if n)
     if start == len(lines) or named < 2 or 2 * named <= len(spans):
         return None

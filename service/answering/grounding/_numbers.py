@@ -145,9 +145,11 @@ def unbound(answer: str, passages: list[str], question: str = "") -> list[str]:
     return flagged
 
 
-#: A number the question puts before a noun: a condition on the row ("with 8 encoder and 8
-#: decoder layers", "3 bedrooms"); not a year.
-_COUNT_OF = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s+(?:\w+\s+and\s+)?([A-Za-z][A-Za-z-]{2,})")
+#: A number the question puts before a noun, or two joined by "and": a condition on the row
+#: ("with 8 encoder and 8 decoder layers", "8 encoder and decoder layers", "3 bedrooms").
+_COUNT_OF = re.compile(
+    r"(?<![\w.,])(\d+(?:\.\d+)?)\s+([A-Za-z][A-Za-z-]{2,})(?:\s+and\s+([A-Za-z][A-Za-z-]{2,}))?"
+)
 _YEAR = re.compile(r"(?:1[89]|20)\d\d")
 #: The shortest column-name word that may stand for a question's word it starts ("enc" for
 #: "encoder").
@@ -155,15 +157,15 @@ _MIN_STEM = 3
 
 
 def _conditions(question: str) -> list[tuple[str, str]]:
-    """(number key, folded noun) for each number the question puts before a noun."""
+    """(number key, folded noun) for each number the question puts before a noun (a year is no
+    condition on a row)."""
     found = []
     for m in _COUNT_OF.finditer(question):
-        number, noun = m.group(1), fold(m.group(2))
-        if not _YEAR.fullmatch(number) and noun not in NUMBER_CONTEXT_STOP_WORDS:
-            found.append((number_key(number), noun))
-    # "8 encoder and 8 decoder layers": the first number goes with both nouns
-    for m in re.finditer(r"(\d+(?:\.\d+)?)\s+(\w+)\s+and\s+\d", question):
-        found.append((number_key(m.group(1)), fold(m.group(2))))
+        if _YEAR.fullmatch(m.group(1)):
+            continue
+        for noun in filter(None, (m.group(2), m.group(3))):
+            if fold(noun) not in NUMBER_CONTEXT_STOP_WORDS:
+                found.append((number_key(m.group(1)), fold(noun)))
     return list(dict.fromkeys(found))
 
 

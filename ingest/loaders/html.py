@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -52,9 +53,13 @@ def _is_chrome(tag: Any) -> bool:
 
 def html_sections(html: str) -> list[Section]:
     """Readable sections of an HTML page, each with its heading path."""
-    from bs4 import BeautifulSoup
+    from bs4 import BeautifulSoup, XMLParsedAsHTMLWarning
 
-    soup = BeautifulSoup(html, "lxml")
+    with warnings.catch_warnings():
+        # XHTML (an SEC filing's .htm with an XML declaration) is read as HTML on purpose: its
+        # tags are HTML's; bs4's advice to parse it as XML went to the ingest's terminal
+        warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
+        soup = BeautifulSoup(html, "lxml")
     root: Any = soup.find("main") or soup.find(role="main") or soup.find(id="content")
     root = root or soup.find("article") or soup.body or soup
     for tag in root(_DROP_TAGS):

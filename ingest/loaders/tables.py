@@ -110,6 +110,8 @@ def table_lines(rows: list[list[str]]) -> list[str]:
     table had named every row "Document last updated:: Program Manager | 10/17/2003: LaBrowne").
     """
     rows = [r for r in rows if any(r)]
+    if any(_captioning(rows[i - 1], rows[i]) for i in range(1, len(rows))):
+        return _captioned(rows)
     start = next((i for i, r in enumerate(rows) if sum(1 for c in r if c) >= 2), None)
     if start is None:
         return [CELL_SEPARATOR.join(c for c in r if c) for r in rows]
@@ -119,6 +121,53 @@ def table_lines(rows: list[list[str]]) -> list[str]:
     header = rows[start]
     out = [CELL_SEPARATOR.join(c for c in r if c) for r in rows[: start + 1]]
     out += [row_line(header, r) for r in rows[start + 1 :]]
+    return out
+
+
+#: A form's caption under its blank: "(State or other jurisdiction of incorporation)".
+_CAPTION = re.compile(r"\(\s*[^()\d]*[A-Za-z][^()]*\)")
+
+
+def _captions(cells: list[str]) -> bool:
+    """Whether every filled cell of a row is a bracketed caption."""
+    filled = [c.strip() for c in cells if c.strip()]
+    return bool(filled) and all(_CAPTION.fullmatch(c) for c in filled)
+
+
+def _filled_at(cells: list[str]) -> set[int]:
+    return {i for i, c in enumerate(cells) if c.strip()}
+
+
+def _captioning(row: list[str], below: list[str]) -> bool:
+    """Whether ``below`` is a row of bracketed captions under exactly ``row``'s filled cells
+    (not a units note such as "(in millions)" under a header's first cell only)."""
+    return not _captions(row) and _captions(below) and _filled_at(row) == _filled_at(below)
+
+
+def _captioned(rows: list[list[str]]) -> list[str]:
+    """A form's table whose captions stand in brackets under the values they name (an SEC
+    filing's cover: "Nevada | 20-8143439" over "(State or other jurisdiction of incorporation
+    or organization) | (IRS Employer Identification No.)"): each value line written with its
+    captions, ``"State or other jurisdiction of incorporation or organization: Nevada | IRS
+    Employer Identification No.: 20-8143439"``; rows under no caption as they are. Read as a
+    table, the first value row was the header of every row below (held-out dev h052)."""
+    out: list[str] = []
+    i = 0
+    while i < len(rows):
+        row = rows[i]
+        below = rows[i + 1] if i + 1 < len(rows) else []
+        if below and _captioning(row, below):
+            names = [c.strip()[1:-1].strip() for c in below]
+            pairs = [
+                f"{names[j]}: {cell}" if j < len(names) and names[j] else cell
+                for j, cell in enumerate(row)
+                if cell
+            ]
+            out.append(CELL_SEPARATOR.join(pairs))
+            i += 2
+            continue
+        out.append(CELL_SEPARATOR.join(c for c in row if c))
+        i += 1
     return out
 
 

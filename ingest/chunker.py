@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from core.text import CHUNK_SENTENCE_GAP, repair
 from core.types import ChunkDraft, Section
+from ingest.checkboxes import mark_checked
 from ingest.loaders.tables import CELL_SEPARATOR, TABLE_CAPTION
 from ingest.loaders.text import split_paragraphs
 
@@ -100,11 +101,11 @@ class Chunker:
         self.max_chars = chunk_tokens * MAX_CHARS_PER_TOKEN
 
     def _units(self, text: str) -> list[tuple[str, int]]:
-        """Paragraphs (of ``text`` with its mojibake repaired: ``repair``); one that does not
-        fit is split into its lines (a table's rows, a list's items stay whole), a line into a
-        table row's cells or else sentences, and a piece that still does not fit into token
-        windows."""
-        return self._fit(split_paragraphs(repair(text)), 0)
+        """Paragraphs (of ``text`` with its mojibake repaired, ``repair``, and its checked boxes
+        said in words, ``mark_checked``); one that does not fit is split into its lines (a
+        table's rows, a list's items stay whole), a line into a table row's cells or else
+        sentences, and a piece that still does not fit into token windows."""
+        return self._fit(split_paragraphs(mark_checked(repair(text))), 0)
 
     def _fit(self, pieces: list[str], level: int) -> list[tuple[str, int]]:
         units: list[tuple[str, int]] = []

@@ -39,7 +39,10 @@ def test_a_teams_transcript_in_a_word_document_reads_as_turns(tmp_path: Path) ->
 
 
 def test_subrip_and_webvtt_cues_lose_their_numbers_and_keep_their_times() -> None:
-    srt = "1\n00:00:01,000 --> 00:00:04,000\nAnn Lee\nHello there.\n\n2\n00:01:05,000 --> 00:01:09,000\nBob\nHi.\n"
+    srt = (
+        "1\n00:00:01,000 --> 00:00:04,000\nAnn Lee\nHello there.\n\n"
+        "2\n00:01:05,000 --> 00:01:09,000\nBob\nHi.\n"
+    )
     assert speaker_turns(srt).splitlines() == [
         "1",
         "Ann Lee (0:01–0:04): Hello there.",

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import re
 
+from core.text import SENTENCE_END
+
 #: Boxes as Unicode writes them: empty, and checked (a tick or a cross).
 EMPTY = "\u2610"
 CHECKED = "\u2611\u2612"
 _BOX = re.compile(f"[{EMPTY}{CHECKED}]")
-#: Where the text of a line's first option starts when it comes before its box: after a
-#: sentence's end or a colon.
-_LEAD = re.compile(r".*(?:[.:?!]\s|\|\s)")
+#: A field's lead before its options ("Pets: ☑ Cat"), besides a sentence's end.
+_FIELD_LEAD = re.compile(r"[:|]\s")
 #: Words of an option's label at most.
 MAX_LABEL_WORDS = 6
 
@@ -36,8 +37,8 @@ def _checked(line: str) -> list[str]:
         return []
     labels = []
     first = line[: boxes[0].start()]
-    if lead := _LEAD.match(first):
-        first = first[lead.end() :]
+    leads = [*SENTENCE_END.finditer(first), *_FIELD_LEAD.finditer(first)]
+    first = first[max((m.end() for m in leads), default=0) :]
     if not first.strip(" |\t"):  # "Pets: ☑ Cat ☐ Dog": each box before its label
         ends = [b.start() for b in boxes[1:]] + [len(line)]
         for box, end in zip(boxes, ends, strict=True):

@@ -127,7 +127,8 @@ class DocxLoader:
     provenance = "heading (path)"
 
     def load(self, path: Path) -> list[Section]:
-        """Sections under each heading; a table's rows become lines, each with its headers.
+        """Sections under each heading; a table's rows become lines, each with its headers; a
+        meeting transcript's cues become turns (``cues.speaker_turns``).
 
         Raises:
             LoaderError: the file is not a readable Word document (or needs a password).

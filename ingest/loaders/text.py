@@ -184,7 +184,7 @@ class TextLoader:
     provenance = "none (whole file)"
 
     def load(self, path: Path) -> list[Section]:
-        """The file's text as one section."""
+        """The file's text as one section (a transcript's cues as turns: ``speaker_turns``)."""
         text = speaker_turns(decode_text(path, path.read_bytes()).strip())
         return [Section(text, {})] if text else []
 

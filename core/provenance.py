@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 
@@ -41,6 +42,11 @@ def as_turn(provenance: dict[str, Any], text: str) -> str:
     the answer prompt; any other passage's ``text`` as it is."""
     who = speaker_of(provenance)
     return f"{who}: {text}" if who else text
+
+
+#: The parts of a label ``describe`` writes for where on a page or photo: "page 2" and
+#: "box (119, 103)–(942, 486)".
+WHERE_ON_PAGE = re.compile(r"page \d+|box \(\d+, \d+\)\s*[–-]\s*\(\d+, \d+\)")
 
 
 def describe(provenance: dict[str, Any]) -> str:

@@ -35,20 +35,20 @@ def _checked(line: str) -> list[str]:
     boxes = list(_BOX.finditer(line))
     if len(boxes) < 2 or not any(b.group(0) in CHECKED for b in boxes):
         return []
-    labels = []
     first = line[: boxes[0].start()]
     leads = [*SENTENCE_END.finditer(first), *_FIELD_LEAD.finditer(first)]
     first = first[max((m.end() for m in leads), default=0) :]
     if not first.strip(" |\t"):  # "Pets: ☑ Cat ☐ Dog": each box before its label
+        starts = [b.end() for b in boxes]
         ends = [b.start() for b in boxes[1:]] + [len(line)]
-        for box, end in zip(boxes, ends, strict=True):
-            if box.group(0) in CHECKED:
-                labels.append(_label(line[box.end() : end]))
-        return [label for label in labels if label]
-    starts = [boxes[0].start() - len(first), *(b.end() for b in boxes[:-1])]
-    for box, start in zip(boxes, starts, strict=True):
-        if box.group(0) in CHECKED:
-            labels.append(_label(line[start : box.start()]))
+    else:  # "Yes ☐ No ☑": each label before its box
+        starts = [boxes[0].start() - len(first), *(b.end() for b in boxes[:-1])]
+        ends = [b.start() for b in boxes]
+    labels = [
+        _label(line[start:end])
+        for box, start, end in zip(boxes, starts, ends, strict=True)
+        if box.group(0) in CHECKED
+    ]
     return [label for label in labels if label]
 
 

@@ -42,16 +42,14 @@ def speaker_turns(text: str) -> str:
     """``text`` with each timed cue written as one line ``"Name (start–end): words"`` (see the
     module); lines outside cues, and text with fewer than ``MIN_CUES`` cues, as they are."""
     lines = text.split("\n")
-    starts = [i for i, line in enumerate(lines) if CUE_TIME.match(line)]
-    if len(starts) < MIN_CUES:
+    cues = [(i, m) for i, line in enumerate(lines) if (m := CUE_TIME.match(line))]
+    if len(cues) < MIN_CUES:
         return text
-    out = lines[: starts[0]]
+    out = lines[: cues[0][0]]
     longest = 0
-    for n, start in enumerate(starts):
-        last = n + 1 == len(starts)
-        end = len(lines) if last else starts[n + 1]
-        m = CUE_TIME.match(lines[start])
-        assert m is not None
+    for n, (start, m) in enumerate(cues):
+        last = n + 1 == len(cues)
+        end = len(lines) if last else cues[n + 1][0]
         when = f"{clock(_seconds(*m.group(1, 2, 3)))}–{clock(_seconds(*m.group(4, 5, 6)))}"
         body = [ln.strip() for ln in lines[start + 1 : end]]
         if "" in body:  # a blank line ends a cue (WebVTT, SubRip)

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from core.evalmetrics import DONT_KNOW, is_abstention
+from core.provenance import WHERE_ON_PAGE
 from core.text import (
     CITATION,
     CITED_SENTENCE_GAP,
@@ -161,9 +162,6 @@ def _bare(text: str) -> str:
 _ASKS_NAME = {"file", "attachment", "attached", "document", "title", "called", "named", "filename"}
 
 
-#: Parts of a passage's label that say where on an image, as ``core.provenance.describe``
-#: writes them: a page and a box.
-_WHERE = re.compile(r"page \d+|box \(\d+, \d+\)\s*[–-]\s*\(\d+, \d+\)")
 #: Words before the parts saying where, at most, in a reply shaped like a label.
 _LABEL_NAME_WORDS = 6
 
@@ -176,7 +174,7 @@ def label_shaped(answer: str) -> bool:
     head, _, where = CITATION.sub(" ", answer).strip().partition(",")
     if not where or len(head.split()) > _LABEL_NAME_WORDS or "box" not in where:
         return False
-    return _WHERE.sub("", where).replace(",", "").strip(" .") == ""
+    return WHERE_ON_PAGE.sub("", where).replace(",", "").strip(" .") == ""
 
 
 def only_labels(answer: str, labels: Iterable[str], question: str = "") -> bool:

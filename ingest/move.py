@@ -14,8 +14,10 @@ from ingest.pipeline import FileResult
 def move_document(kb: KnowledgeBase, old: Path, new: Path) -> FileResult:
     """Give the document at ``old`` the path ``new``; its chunks and vectors stay as they are.
 
-    The vector stores key chunks by id and hold no path, so only the catalogue changes. A document
-    already at ``new`` (a file overwritten by the move) is removed from every store first.
+    The vector stores key chunks by id and hold no path, so only the catalogue changes. The
+    documents it carries (an e-mail's attachments, ``old#attachment/1/x.pdf``) move with it. A
+    document already at ``new`` (a file overwritten by the move) is removed from every store
+    first, with what it carries.
     """
     old_key, new_key = str(old), str(new)
     stale: list[int] = []
@@ -25,11 +27,16 @@ def move_document(kb: KnowledgeBase, old: Path, new: Path) -> FileResult:
             raise NotFoundError(f"{old.name}: no document at {old_key}")
         displaced = catalogue.document_at(s, new_key)
         if displaced is not None:
-            stale = catalogue.chunk_ids_of(s, [displaced.id])
-            catalogue.ledger(
-                s, new_key, displaced.sha256, Action.REMOVED, chunks=displaced.chunk_count
-            )
-            catalogue.delete_documents(s, [displaced])
+            carried = catalogue.descendant_ids(s, [displaced.id])
+            stale = catalogue.chunk_ids_of(s, [displaced.id, *carried])
+            by_id = catalogue.documents_by_id(s, carried)
+            gone = [displaced, *(by_id[i] for i in carried)]
+            for each in gone:
+                catalogue.ledger(s, each.path, each.sha256, Action.REMOVED, chunks=each.chunk_count)
+            catalogue.delete_documents(s, gone)
+        for child in catalogue.documents_by_id(s, catalogue.descendant_ids(s, [doc.id])).values():
+            if child.path.startswith(old_key + "#"):
+                child.path = new_key + child.path[len(old_key) :]
         doc.path = new_key
         chunks = doc.chunk_count
         for key, action in ((old_key, Action.MOVED_AWAY), (new_key, Action.MOVED)):

@@ -53,6 +53,7 @@ class _Known:
     file_type: str
     status: str
     chunks: int
+    carried: bool  # an attachment: it follows its carrier, never judged by the file system
 
 
 class FolderSync:
@@ -84,9 +85,10 @@ class FolderSync:
         return self.rules.follow_symlinks and is_link_loop(path)
 
     def documents_under(self, folder: Path) -> list[Path]:
-        """Paths of catalogue documents at or below ``folder``."""
+        """Paths of the catalogue's files at or below ``folder`` (not the documents they carry:
+        an e-mail's attachment has no file of its own to be found or missed)."""
         with self.kb.db.session() as s:
-            return [Path(p) for p in catalogue.paths_under(s, str(folder))]
+            return [Path(p) for p in catalogue.paths_under(s, str(folder), carried=False)]
 
     def reconcile(self) -> list[FileResult]:
         """Compare every root with the catalogue and apply what changed while nothing watched."""
@@ -102,7 +104,9 @@ class FolderSync:
         known = self._known(paths)
         present = sorted(p for p in paths if self.wanted(p))
         present_keys = {str(p) for p in present}
-        gone = {k: v for k, v in known.items() if k not in present_keys}
+        # A carried document goes when its carrier goes (``remove_documents`` takes what a
+        # document carries), moves with it and is replaced when it is re-ingested.
+        gone = {k: v for k, v in known.items() if k not in present_keys and not v.carried}
         results: list[FileResult] = []
         to_ingest: list[Path] = []
         movable = {k: v for k, v in gone.items() if v.status in MOVABLE and v.sha256}
@@ -162,6 +166,8 @@ class FolderSync:
     def _known(self, paths: set[Path]) -> dict[str, _Known]:
         with self.kb.db.session() as s:
             return {
-                d.path: _Known(d.path, d.sha256, d.file_type, d.status, d.chunk_count)
+                d.path: _Known(
+                    d.path, d.sha256, d.file_type, d.status, d.chunk_count, d.parent_id is not None
+                )
                 for d in catalogue.documents_at(s, (str(p) for p in paths))
             }

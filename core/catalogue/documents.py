@@ -78,9 +78,14 @@ def _under(path: str) -> ColumnElement[bool]:
     return (Document.path == path) | below
 
 
-def paths_under(s: Session, folder: str) -> list[str]:
-    """Paths of the documents at ``folder`` or below it."""
-    return list(s.scalars(select(Document.path).where(_under(folder))))
+def paths_under(s: Session, folder: str, *, carried: bool = True) -> list[str]:
+    """Paths of the documents at ``folder`` or below it; with ``carried=False`` only those of
+    files, not of the documents files carry (``x.eml#attachment/1/y.pdf``: no file of its own,
+    it comes and goes with its carrier)."""
+    query = select(Document.path).where(_under(folder))
+    if not carried:
+        query = query.where(Document.parent_id.is_(None))
+    return list(s.scalars(query))
 
 
 def any_under(s: Session, path: str) -> bool:

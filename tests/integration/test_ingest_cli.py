@@ -4,6 +4,7 @@ file failed, and re-ingesting a folder removes what was deleted from it."""
 from __future__ import annotations
 
 import shutil
+from email.message import EmailMessage
 from pathlib import Path
 
 from sqlalchemy import func, select
@@ -65,3 +66,54 @@ def test_reingesting_a_folder_removes_deleted_and_follows_moved_files(tmp_path: 
     assert "removed 1" in done.stdout and "gone.txt" in done.stdout, done.stdout
     assert "moved 1" in done.stdout and "added 0" in done.stdout, done.stdout
     assert _paths(data) == {"keep.txt", "moved.md"}
+
+
+def _mail_with_attachment(path: Path) -> Path:
+    """An e-mail carrying a text attachment (its own linked document in the catalogue)."""
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "ana@example.org", "me@example.org", "Boiler"
+    msg.set_content("The service notes are attached.")
+    msg.add_attachment("The boiler reset code is 4471.", filename="boiler.txt")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(msg.as_bytes())
+    return path
+
+
+def _documents(data: Path) -> dict[str, int]:
+    """Catalogue path -> chunk count of every document."""
+    kb = KnowledgeBase(backend_settings(data))
+    try:
+        with kb.db.session() as s:
+            return {d.path: d.chunk_count for d in s.scalars(select(Document))}
+    finally:
+        kb.close()
+
+
+def test_reingesting_a_folder_keeps_what_its_files_carry(tmp_path: Path) -> None:
+    # An e-mail's attachment has no file of its own: re-ingesting the folder took it for a
+    # deleted file and removed it (and the watcher's start did the same).
+    docs, data = tmp_path / "docs", tmp_path / "data"
+    mail = _mail_with_attachment(docs / "inbox" / "boiler.eml")
+    assert run_hearth(data, "ingest", "-q", str(docs)).returncode == 0
+    first = _documents(data)
+    carried = f"{mail.resolve()}#attachment/1/boiler.txt"
+    assert carried in first and first[carried] > 0, first
+
+    again = run_hearth(data, "ingest", "-q", str(docs))
+    assert again.returncode == 0 and "removed" not in again.stdout, again.stdout
+    assert _documents(data) == first
+
+    moved = docs / "archive" / "boiler.eml"
+    moved.parent.mkdir()
+    shutil.move(mail, moved)
+    done = run_hearth(data, "ingest", "-q", str(docs))
+    assert "moved 1" in done.stdout and "removed" not in done.stdout, done.stdout
+    after = _documents(data)
+    assert after == {
+        p.replace(str(mail.resolve()), str(moved.resolve())): n for p, n in first.items()
+    }, after
+
+    moved.unlink()
+    gone = run_hearth(data, "ingest", "-q", str(docs))
+    assert "removed 2" in gone.stdout, gone.stdout
+    assert _documents(data) == {}

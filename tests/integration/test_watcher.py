@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shutil
 import time
+from email.message import EmailMessage
 from pathlib import Path
 
 from core.knowledge import KnowledgeBase
@@ -163,3 +164,32 @@ def _shas(folder: Path) -> dict[Path, str]:
     from ingest.files import sha256_of
 
     return {p: sha256_of(p) for p in sorted(folder.rglob("*.txt"))}
+
+
+def test_what_a_file_carries_stays_on_start_and_goes_with_its_folder(
+    pipeline: IngestPipeline, kb: KnowledgeBase, tmp_path: Path
+) -> None:
+    # An e-mail's attachment has no file of its own: the reconcile on start took it for a
+    # deleted file and removed it.
+    folder = tmp_path / "watched"
+    mail = folder / "inbox" / "boiler.eml"
+    mail.parent.mkdir(parents=True)
+    msg = EmailMessage()
+    msg["From"], msg["Subject"] = "ana@example.org", "Boiler"
+    msg.set_content("The service notes are attached.")
+    msg.add_attachment("Marker nu: the boiler reset code is 4471.", filename="boiler.txt")
+    mail.write_bytes(msg.as_bytes())
+    carried = folder.resolve() / "inbox" / "boiler.eml#attachment" / "1" / "boiler.txt"
+    with watching(pipeline, folder) as w:
+        settle(w, kb, folder)
+    ids = chunk_ids_of(kb, carried)
+    assert ids and any("4471" in t for t in chunk_texts_of(kb, carried))
+
+    with watching(pipeline, folder) as w:  # started again: reconciled, nothing changed
+        settle(w, kb, folder)
+        assert chunk_ids_of(kb, carried) == ids
+        assert ledger_actions(kb, carried) == ["added"]
+        shutil.rmtree(folder / "inbox")
+        settle(w, kb, folder)
+        assert catalogue_state(kb) == {} and not chunk_ids_of(kb, carried)
+    assert ledger_actions(kb, carried)[-1] == "removed"

@@ -51,13 +51,14 @@ def folder_state(folder: Path) -> dict[str, str]:
 
 
 def catalogue_state(kb: KnowledgeBase, folder: Path | None = None) -> dict[str, str]:
-    """Path -> sha256 of every document in the catalogue.
+    """Path -> sha256 of every file's document in the catalogue (not of what a file carries:
+    an e-mail's attachments have no file in the folder).
 
     A failed document has no hash; with ``folder`` given it counts as the file's current hash, so
     a file that cannot be read still "matches" once it is recorded as failed.
     """
     with kb.db.session() as s:
-        docs = list(s.scalars(select(Document)))
+        docs = list(s.scalars(select(Document).where(Document.parent_id.is_(None))))
     out = {d.path: d.sha256 or "" for d in docs}
     if folder is not None:
         for d in docs:

@@ -26,6 +26,7 @@ def register_loaders(register: Register) -> None:
         pptx,
         rtf,
         text,
+        xls,
         xlsx,
         yaml,
     )
@@ -40,6 +41,7 @@ def register_loaders(register: Register) -> None:
         image.ImageLoader,
         pptx.PptxLoader,
         xlsx.XlsxLoader,
+        xls.XlsLoader,
         csv.CsvLoader,
         epub.EpubLoader,
         eml.EmlLoader,

@@ -15,17 +15,15 @@ from pathlib import Path
 from ingest.loaders.encryption import OLE_MAGIC, is_encrypted_ooxml
 
 HEAD_BYTES = 8192
+LEGACY_OFFICE = (
+    "a legacy Microsoft Office (OLE2) file (.doc, .ppt or .msg); save it as .docx or .pptx"
+)
 
 # (prefix, canonical extension or None, description), checked in order.
 _MAGIC: tuple[tuple[bytes, str | None, str], ...] = (
     (b"%PDF-", ".pdf", "a PDF document"),
     (b"{\\rtf", ".rtf", "an RTF document"),
-    (
-        OLE_MAGIC,
-        None,
-        "a legacy Microsoft Office (OLE2) file (.doc, .xls, .ppt or .msg); save it as .docx, "
-        ".xlsx or .pptx",
-    ),
+    (OLE_MAGIC, None, LEGACY_OFFICE),
     (b"\x89PNG\r\n\x1a\n", ".png", "a PNG image"),
     (b"\xff\xd8\xff", ".jpg", "a JPEG image"),
     (b"GIF87a", ".gif", "a GIF image"),
@@ -165,6 +163,8 @@ def sniff_bytes(head: bytes) -> Sniffed | None:
     if head[4:8] == b"ftyp":
         m4a = head[8:12] in (b"M4A ", b"M4B ")
         return Sniffed(".m4a" if m4a else ".mp4", "M4A audio" if m4a else "MP4 video", binary=True)
+    if _mpeg_audio(head):
+        return Sniffed(".mp3", "MP3 audio", binary=True)
     utf16 = head.startswith((b"\xff\xfe", b"\xfe\xff"))
     if b"\x00" in head and not utf16:
         if utf16_without_bom(head):
@@ -177,11 +177,63 @@ def sniff_bytes(head: bytes) -> Sniffed | None:
     return _sniff_text(head)
 
 
+# MPEG audio frame header fields (ISO 11172-3 2.4.2.3, ISO 13818-3): kbit/s by bitrate index for
+# MPEG-1 layers I-III and MPEG-2/2.5 layers I and II/III; sample rates in Hz by version bits.
+_BITRATES = {
+    (3, 3): (0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448),
+    (3, 2): (0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384),
+    (3, 1): (0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320),
+    (2, 3): (0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256),
+    (2, 2): (0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160),
+}
+_RATES = {3: (44100, 48000, 32000), 2: (22050, 24000, 16000), 0: (11025, 12000, 8000)}
+
+
+def _frame_bytes(head: bytes, at: int) -> int:
+    """The length of the MPEG audio frame whose header starts at ``at``; 0 when none does."""
+    if at + 4 > len(head) or head[at] != 0xFF or head[at + 1] & 0xE0 != 0xE0:
+        return 0
+    version, layer = (head[at + 1] >> 3) & 3, (head[at + 1] >> 1) & 3
+    rate_index, sample_index = head[at + 2] >> 4, (head[at + 2] >> 2) & 3
+    if version == 1 or layer == 0 or rate_index in (0, 15) or sample_index == 3:
+        return 0
+    table = (3 if version == 3 else 2, layer if version == 3 or layer == 3 else 2)
+    kbps, rate = _BITRATES[table][rate_index], _RATES[version][sample_index]
+    padding = (head[at + 2] >> 1) & 1
+    if layer == 3:  # layer I: 4-byte slots
+        return (12 * kbps * 1000 // rate + padding) * 4
+    per_frame = 144 if version == 3 or layer == 2 else 72  # layer III of MPEG-2/2.5: 576 samples
+    return per_frame * kbps * 1000 // rate + padding
+
+
+def _mpeg_audio(head: bytes) -> bool:
+    """MP3 (MPEG audio) with no ID3 tag: a valid frame header, and another where it ends."""
+    size = _frame_bytes(head, 0)
+    return size > 0 and _frame_bytes(head, size) > 0
+
+
+def _sniff_ole(path: Path) -> Sniffed:
+    """An OLE2 compound file: an encrypted OOXML package, an Excel 97-2003 workbook (a
+    ``Workbook`` or ``Book`` stream), or another legacy Office file."""
+    import olefile
+
+    if is_encrypted_ooxml(path):
+        return Sniffed(None, "an encrypted Office document", binary=True, encrypted=True)
+    try:
+        with olefile.OleFileIO(str(path)) as ole:
+            if ole.exists("Workbook") or ole.exists("Book"):
+                return Sniffed(".xls", "an Excel 97-2003 workbook", binary=True)
+    except (OSError, ValueError, TypeError, IndexError):  # a damaged compound file
+        pass
+    return Sniffed(None, LEGACY_OFFICE, binary=True)
+
+
 def sniff(path: Path) -> Sniffed:
-    """What ``path``'s content is; reads at most a few KiB (and a zip's directory)."""
+    """What ``path``'s content is; reads at most a few KiB (and a zip's or a compound file's
+    directory)."""
     with path.open("rb") as fh:
         head = fh.read(HEAD_BYTES)
+    if head.startswith(OLE_MAGIC):
+        return _sniff_ole(path)
     found = sniff_bytes(head)
-    if found is not None and head.startswith(OLE_MAGIC) and is_encrypted_ooxml(path):
-        return Sniffed(None, "an encrypted Office document", binary=True, encrypted=True)
     return found if found is not None else _sniff_zip(path)

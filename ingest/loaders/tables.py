@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from core.errors import LoaderError
 from core.text import NUMERIC_CELL
 from core.types import Section
 
@@ -42,6 +43,9 @@ def cell_text(value: Any, number_format: str = "") -> str:
         return ""
     if isinstance(value, int | float) and not isinstance(value, bool) and "%" in number_format:
         return percent_text(float(value), number_format)
+    places = _decimal_places(number_format)
+    if isinstance(value, float) and places is not None and not value.is_integer():
+        return f"{value:.{places}f}"  # as the sheet shows it: 2245.59 in "#,##0" is 2246
     if isinstance(value, float):  # Excel shows 15 significant digits: 3.1470000000000002 -> 3.147
         shown = float(f"{value:.15g}")
         return str(int(shown)) if shown.is_integer() else repr(shown)
@@ -61,6 +65,18 @@ def percent_text(value: float, number_format: str) -> str:
     m = _PERCENT_PLACES.search(_FORMAT_LITERALS.sub("", number_format))
     places = len(m.group(1) or "") if m else 0
     return f"{value * 100:.{places}f}%"
+
+
+#: A number format's fixed decimals: "0", "#,##0", "0.00", "#,##0.0_);(#,##0.0)" (its first part).
+_FIXED_PLACES = re.compile(r"[#,]*0(?:\.(0+))?(?:[_\s()*-].*)?")
+
+
+def _decimal_places(number_format: str) -> int | None:
+    """How many decimals a fixed number format shows (None for "General", dates, fractions,
+    scientific and other formats, which keep 15 significant digits)."""
+    codes = _FORMAT_LITERALS.sub("", number_format.split(";")[0]).strip(" _-*")
+    m = _FIXED_PLACES.fullmatch(codes)
+    return len(m.group(1) or "") if m else None
 
 
 def _date_text(value: dt.datetime | dt.date | dt.time, number_format: str) -> str:
@@ -175,8 +191,9 @@ _YEAR = re.compile(r"(19|20)\d\d")
 #: Rows held back while a sheet's header block is not yet settled (title and header rows).
 MAX_PENDING = 6
 #: Header rows read together above a table (a caption row such as "In millions of CHF ...
-#: January–June 2023" above the column names).
-MAX_HEADER_ROWS = 3
+#: January–June 2023" above the column names; ONS's "All Visits" over "North America" over
+#: "European Union" over "NSA").
+MAX_HEADER_ROWS = 4
 
 
 def _numeric(cell: str) -> bool:
@@ -199,27 +216,52 @@ def _filled(cells: list[str]) -> int:
 def _notes(cells: list[str]) -> bool:
     """A row of words written over a sheet rather than labels of its columns: half of its
     cells or more open in lower case ("at | the | top | of | their spreadsheets" above
-    readxl's deaths.xlsx table; a group label reads "Revenue", "2023", "BID")."""
-    filled = [c for c in cells if c]
+    readxl's deaths.xlsx table; a group label reads "Revenue", "2023", "BID"). A label
+    repeated over the columns of its merged cell counts once ("of which")."""
+    filled = list(dict.fromkeys(c for c in cells if c))
     return sum(1 for c in filled if c[0].islower()) * 2 >= len(filled)
+
+
+def _numbered_title(cells: list[str]) -> bool:
+    """A sheet's numbered title row (its first row): a table number in the first cell, then
+    words ("1 | Overseas residents' visits to the UK by month" atop ONS's Table 1), not a row
+    of values; a code ("01 | PRIVATE LTD COMPANY") is a value."""
+    filled = [c for c in cells if c]
+    return (
+        len(filled) == 2
+        and re.fullmatch(r"[1-9]\d{0,2}", cells[0]) is not None
+        and len(filled[1].split()) >= 3
+        and not _numeric(filled[1])
+    )
 
 
 def combined_header(rows: list[list[str]]) -> list[str]:
     """Column names from one or more header rows: the last row names the columns; a label of an
     upper row (a year, a group) is added to the columns nearest to it (ties to the left one),
-    the first column keeping what stands above it ("In millions of CHF")."""
+    but not to a column the rows above it write under another label (ONS's "European Union",
+    under "of which", is not given to the columns under "All Visits"), the first column keeping
+    what stands above it ("In millions of CHF")."""
     last = rows[-1]
     width = max(len(r) for r in rows)
     names = [last[i] if i < len(last) else "" for i in range(width)]
+    above: list[list[str]] = []  # the upper rows read so far, as wide as the header
     for upper in rows[:-1]:
         labels = [(i, c) for i, c in enumerate(upper) if c and i > 0]
         if upper and upper[0]:
             names[0] = f"{upper[0]} {names[0]}".strip()
         for i in range(1, width):
-            if not labels or not (names[i] or (i < len(upper) and upper[i])):
+            if not (names[i] or (i < len(upper) and upper[i])):
                 continue
-            _, label = min(labels, key=lambda lc: (abs(lc[0] - i), lc[0] > i))
+            # not across a boundary the rows above write out (a merged cell's text is given
+            # to each column it spans: ``XlsLoader``)
+            near = [
+                (j, c) for j, c in labels if not any(r[i] and r[j] and r[i] != r[j] for r in above)
+            ]
+            if not near:
+                continue
+            _, label = min(near, key=lambda lc: (abs(lc[0] - i), lc[0] > i))
             names[i] = f"{names[i]}, {label}" if names[i] and names[i] != label else label
+        above.append([upper[i] if i < len(upper) else "" for i in range(width)])
     return [n or f"column {i}" for i, n in enumerate(names, start=1)]
 
 
@@ -275,6 +317,7 @@ def table_sections(
     batch: list[tuple[int, str]] = []
     pending: list[tuple[int, list[str]]] = []
     size = 0
+    group = ""  # the first cell of the last row of values that had one
 
     def flush() -> None:
         nonlocal batch, size
@@ -289,11 +332,17 @@ def table_sections(
         batch, size = [], 0
 
     def emit(number: int, cells: list[str]) -> None:
-        nonlocal header, size, header_rows
+        nonlocal header, size, header_rows, group
         if header is None:
             header = [c or f"column {i}" for i, c in enumerate(cells, start=1)]
             header_rows = [cells]
             return
+        if cells[0]:
+            group = cells[0] if data_like(cells) else ""
+        elif group and len(cells) > 1 and cells[1] and data_like(cells):
+            # a group's name written on its first row only ("2012 | Jan", " | Feb"): each
+            # row of the group is read with it, as the sheet's reader does
+            cells = [group, *cells[1:]]
         header += [f"column {i}" for i in range(len(header) + 1, len(cells) + 1)]
         line = row_line(header, cells)
         if batch and (len(batch) >= max_rows or size + len(line) > max_chars):
@@ -303,7 +352,7 @@ def table_sections(
 
     def settle(values: bool) -> None:
         """Read the held-back rows: a header block when values follow it, else plain rows."""
-        nonlocal header, header_rows, title, titles, pending
+        nonlocal header, header_rows, title, titles, pending, group
         held, pending = pending, []
         names = len(held)
         while (
@@ -345,6 +394,7 @@ def table_sections(
             retitle(before)
         header_rows = block
         header = combined_header(block)
+        group = ""
 
     def retitle(held: list[tuple[int, list[str]]]) -> None:
         """The title rows ``held`` replace the last title rows (the sheet's own stay)."""
@@ -357,7 +407,7 @@ def table_sections(
             cells = cells[:-1]
         if not any(cells):
             continue
-        if not data_like(cells):
+        if not data_like(cells) or (header is None and not pending and _numbered_title(cells)):
             pending.append((number, cells))
             if len(pending) > MAX_PENDING:
                 settle(values=False)
@@ -370,3 +420,21 @@ def table_sections(
     if header is not None and not sections:  # a header and nothing else
         sections.append(Section(f"{sheet}\n{' | '.join(header)}", {"sheet": sheet, "rows": "1"}))
     return sections
+
+
+def workbook_sections(
+    name: str,
+    sheets: Iterable[tuple[str, Iterable[tuple[int, list[str]]]]],
+    close: Callable[[], object],
+) -> list[Section]:
+    """Every sheet's ``table_sections``, ``sheets`` read lazily as (sheet name, rows); ``close``
+    runs at the end whatever happens. Raises ``LoaderError`` naming the file ``name`` when a
+    sheet cannot be read."""
+    try:
+        return [s for title, rows in sheets for s in table_sections(title, rows)]
+    except LoaderError:
+        raise
+    except Exception as exc:  # the readers raise their own errors, struct and index errors
+        raise LoaderError(f"{name}: a sheet could not be read ({exc})") from exc
+    finally:
+        close()

@@ -10,7 +10,7 @@ from core.errors import LoaderError
 from core.types import Section
 from ingest.loaders.base import handles
 from ingest.loaders.encryption import office_package
-from ingest.loaders.tables import cell_text, table_sections
+from ingest.loaders.tables import cell_text, workbook_sections
 
 
 @handles("xlsx", (".xlsx", ".xlsm"))
@@ -34,25 +34,13 @@ class XlsxLoader:
 
     def _sheets(self, path: Path, book: Any) -> list[Section]:
         """Every sheet's sections (read while the package is there); closes the book."""
-        try:
-            sections: list[Section] = []
-            for sheet in book.worksheets:
 
-                def rows(ws: Any = sheet) -> Iterator[tuple[int, list[str]]]:
-                    for number, cells in enumerate(ws.iter_rows(), start=1):
-                        yield (
-                            number,
-                            [
-                                cell_text(c.value, getattr(c, "number_format", "") or "")
-                                for c in cells
-                            ],
-                        )
+        def rows(ws: Any) -> Iterator[tuple[int, list[str]]]:
+            for number, cells in enumerate(ws.iter_rows(), start=1):
+                yield (
+                    number,
+                    [cell_text(c.value, getattr(c, "number_format", "") or "") for c in cells],
+                )
 
-                sections.extend(table_sections(sheet.title, rows()))
-            return sections
-        except LoaderError:
-            raise
-        except Exception as exc:
-            raise LoaderError(f"{path.name}: a sheet could not be read ({exc})") from exc
-        finally:
-            book.close()
+        sheets = ((ws.title, rows(ws)) for ws in book.worksheets)
+        return workbook_sections(path.name, sheets, book.close)

@@ -177,3 +177,23 @@ def test_zip_guard_refuses_bombs_by_directory(tmp_path: Path) -> None:
     with zipfile.ZipFile(fine, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("word/document.xml", b"<w:document/>" * 1000)
     check_zip(fine, ".docx")  # a tightly packed but small member is fine
+
+
+def _mpeg_frames(header: bytes, size: int, count: int) -> bytes:
+    return (header + b"\x00" * (size - len(header))) * count
+
+
+@pytest.mark.parametrize(
+    ("header", "size"),
+    [
+        (b"\xff\xfb\x90\xc4", 417),  # MPEG-1 layer III, 128 kbit/s, 44.1 kHz (no padding)
+        (b"\xff\xf3\x88\xc4", 288),  # MPEG-2 layer III, 64 kbit/s, 16 kHz (72 x 64000 / 16000)
+    ],
+)
+def test_mp3_without_an_id3_tag_is_found_by_its_frames(header: bytes, size: int) -> None:
+    # sample_audio_1.mp3 (held-out batch 6) starts with a frame, not "ID3": it was refused
+    # as "binary data of an unknown kind".
+    found = sniff_bytes(_mpeg_frames(header, size, 4))
+    assert found is not None and found.extension == ".mp3"
+    lone = sniff_bytes(header + b"\x00" * 600)  # a frame-like header and no second frame
+    assert lone is None or lone.extension != ".mp3"

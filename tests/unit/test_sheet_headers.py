@@ -7,7 +7,7 @@ from pathlib import Path
 
 import openpyxl
 
-from ingest.loaders.tables import combined_header, data_like, table_sections
+from ingest.loaders.tables import cell_text, combined_header, data_like, table_sections
 from ingest.loaders.xlsx import XlsxLoader
 
 # The layout of a half-year segment report: three title rows, then per year a caption row
@@ -177,3 +177,48 @@ def test_a_cell_in_a_percent_format_reads_as_a_percentage(tmp_path: Path) -> Non
     book.save(path)
     text = XlsxLoader().load(path)[0].text
     assert "Year: 2006 | Share: 2.7%" in text, text
+
+
+# ONS's overseas-travel workbook (held-out ott.xls, Table 1): a numbered title row, four header
+# rows whose merged cells the .xls reader gives to every column they span, the year written on
+# January's row only, numbers stored unrounded under "#,##0".
+TRAVEL = [
+    ["1", "Overseas residents' visits to the UK by month"],
+    ["", "", "", "", "", "", "", "", "", "", "thousands"],
+    ["", "", "All Visits", "All Visits", "All Visits", "Area of residence", "Area of residence",
+     "Area of residence", "Area of residence", "Area of residence", "Area of residence"],
+    ["", "", "", "", "", "North America", "", "of which", "of which", "of which",
+     "Other countries"],
+    ["", "", "", "", "", "", "", "European Union", "", "EU15", ""],
+    ["", "", "NSA", "", "SA", "NSA", "", "NSA", "", "NSA", "NSA"],
+    ["2015", "Apr", "3140", "", "3040", "250", "", "2360", "", "2040", "340"],
+    ["", "May", "3560", "", "3120", "430", "", "2460", "", "2010", "470"],
+]  # fmt: skip
+
+
+def test_a_four_row_header_keeps_each_label_over_its_own_columns() -> None:
+    lines = [ln for s in table_sections("Table 1", _rows(TRAVEL)) for ln in s.text.split("\n")]
+    assert lines[0].startswith("Table 1: 1 Overseas residents' visits to the UK by month")
+    may = next(line for line in lines if "May" in line)
+    assert may.startswith("column 1: 2015 | column 2: May")  # the year carried down its rows
+    assert "NSA, All Visits: 3560" in may and "SA, All Visits: 3120" in may
+    assert "NSA, Area of residence, North America: 430" in may
+    assert "NSA, Area of residence, of which, European Union: 2460" in may
+    assert "NSA, Area of residence, of which, EU15: 2010" in may
+    assert "NSA, Area of residence, Other countries: 470" in may  # not "EU15" beside it
+    header = combined_header(TRAVEL[2:6])
+    assert "European Union" not in header[2] and "North America" not in header[2]
+
+
+def test_a_code_list_is_not_a_numbered_title() -> None:
+    rows = [["Code", "Description"], ["01", "PRIVATE LTD COMPANY"], ["02", "PUBLIC LTD COMPANY"]]
+    text = table_sections("Company Type", _rows(rows))[0].text
+    assert "Code: 01 | Description: PRIVATE LTD COMPANY" in text
+
+
+def test_a_number_reads_as_its_format_shows_it() -> None:
+    assert cell_text(2245.592954550293, '_-* #,##0_-;\\-* #,##0_-;_-* "-"_-;_-@_-') == "2246"
+    assert cell_text(2245.5929, "0.00") == "2245.59" and cell_text(2245.5929, "General") == (
+        "2245.5929"
+    )
+    assert cell_text(3140.0, "#,##0") == "3140" and cell_text(0.59, "0%") == "59%"

@@ -81,7 +81,7 @@ def merge_identical(passages: Sequence[Passage]) -> list[Passage]:
 
 def is_tabular(p: Passage) -> bool:
     """True for a spreadsheet/table passage (rows mean nothing without their header)."""
-    if any(k in p.provenance for k in _TABLE_KEYS) or p.file_type in ("csv", "xlsx", "ods"):
+    if any(k in p.provenance for k in _TABLE_KEYS) or p.file_type in ("csv", "xlsx", "xls", "ods"):
         return True
     lines = [ln for ln in p.text.splitlines() if ln.strip()]
     return len(lines) >= 3 and sum(("|" in ln or "\t" in ln) for ln in lines) >= len(lines) / 2

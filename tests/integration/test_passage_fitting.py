@@ -371,3 +371,32 @@ def test_a_tables_column_names_line_is_never_its_best_piece(embedder: Embedder) 
     assert count(table) > budget  # fitting has work to do
     fitted = fit_passages(question, [passage, *others], embedder, count, budget)
     assert "Code: 98 | Description: VERIFIED BY CVLKRA" in fitted[0].text, fitted[0].text
+
+
+def test_a_table_cut_to_the_row_asked_about_keeps_that_row(embedder: Embedder) -> None:
+    """Held-out dev h405 (foo.pdf, an NREL report page: US government work): "... eliminating
+    stops on cycle 2012_2?" The five passages retrieval found (data/nrel-table-passages.json),
+    fitted to the default budget counted by the default model's tokenizer, as ``/api/ask``
+    does: the table passage cut to the 2012_2 row kept its title line, which outscored the
+    row, and the row's 29.2% never reached the model."""
+    import llama_cpp
+
+    from core.bundled import resolve_llm
+    from core.settings import load_settings
+
+    settings = load_settings()
+    vocab = llama_cpp.Llama(
+        str(resolve_llm(settings.llm.model, settings.models_dir)), vocab_only=True, verbose=False
+    )
+
+    def count(text: str) -> int:
+        return len(vocab.tokenize(text.encode(), add_bos=False, special=True))
+
+    texts = json.loads((Path(__file__).parent / "data" / "nrel-table-passages.json").read_text())
+    passages = [_passage(i, "foo.pdf", t, {"page": 1}) for i, t in enumerate(texts, start=1)]
+    question = (
+        "In Table 2-1 of the NREL fuel-savings page, what percent fuel saving comes from "
+        "eliminating stops on cycle 2012_2?"
+    )
+    fitted = fit_passages(question, passages, embedder, count, settings.retrieval.passage_tokens)
+    assert any("Eliminate Stops: 29.2%" in p.text for p in fitted), [p.text for p in fitted]

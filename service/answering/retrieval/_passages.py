@@ -310,6 +310,15 @@ def focus_rows(passage: Passage, question: str) -> Passage:
     return replace(passage, text="\n".join(kept), whole=passage.whole or passage.text)
 
 
+def _named_rows(pieces: list[_Piece]) -> list[_Piece]:
+    """Of a table passage cut to the rows the question names (``focus_rows``), its rows: the
+    piece it keeps, not its title line, however that scores (held-out dev h405: "Table 2-1.
+    Simulated fuel savings ..." was kept and the "Cycle Name: 2012_2" row asked about was not);
+    all ``pieces`` when none is a row."""
+    rows = [x for x in pieces if CELL_GAP in x.text and ": " in x.text]
+    return rows or pieces
+
+
 def _is_heading(text: str, first: _Piece) -> bool:
     """A passage's first piece is its heading: a line of its own, short, ending no sentence."""
     line = text.lstrip().split("\n", 1)[0].strip()
@@ -419,7 +428,7 @@ def fit_passages(
     # the first passage's best sentence, and each named document's passage's best, are kept
     kept_first = {0} | {i for i, p in enumerate(passages) if p.named or p.kept} | row_named
     tops = [
-        max(pieces, key=lambda x: x.score)
+        max(_named_rows(pieces) if i in row_named else pieces, key=lambda x: x.score)
         for i in sorted(kept_first)
         if (pieces := [x for x in candidates if x.passage == i])
     ]

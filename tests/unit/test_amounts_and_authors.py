@@ -4,8 +4,16 @@ date (what a document's head says of it; what a question says of a document)."""
 
 from __future__ import annotations
 
-from service.answering.grounding import compute
-from service.answering.retrieval import dates_named, head_of, people_named, titles_named
+from dataclasses import replace
+
+from service.answering.grounding import compute, review
+from service.answering.retrieval import (
+    Passage,
+    dates_named,
+    head_of,
+    people_named,
+    titles_named,
+)
 
 DELIVERY = (
     "MEMORANDUM\nMay 5, 2023\nTo Whom it May Concern:\n"
@@ -152,3 +160,40 @@ def test_what_was_spent_adds_sums_of_money_only() -> None:
     }
     got = compute("How much did I pay for the lamp and the rug in total?", bills)
     assert got is not None and got.text().startswith("165.5 (computed by Hearth"), got.text()
+
+
+# The head of a paper as its PDF's first chunk reads (held-out batch 6, naacl06-shinyama.pdf).
+PAPER = (
+    "Preemptive Information Extraction using Unrestricted Relation Discovery\n"
+    "Yusuke Shinyama Satoshi Sekine\nNew York University\n715, Broadway, 7th Floor\n"
+    "{yusuke,sekine}@cs.nyu.edu\nAbstract\nWe are trying to extend the boundary of"
+)
+
+
+def test_a_papers_byline_names_its_authors() -> None:
+    assert {"yusuke", "shinyama", "satoshi", "sekine"} <= head_of(PAPER, {}).people
+    assert not {"new", "york", "university"} & head_of(PAPER, {}).people  # an affiliation
+    olap = "Résumés et interrogations\nJulien Aligon∗, Patrick Marcel∗, Elsa Negre∗\nRésumé. Une"
+    assert head_of(olap, {}).people == {"julien", "aligon", "patrick", "marcel", "elsa", "negre"}
+    nature = "LETTERS\nThe role of mentorship\nR. Dean Malmgren1,2, Julio M. Ottino1,3 & Luís A."
+    assert {"malmgren", "ottino", "luís"} <= head_of(nature, {}).people
+    prose = "Title\nThe keeper lit the lamp at dusk, as Anna Berg wrote.\nAbstract"
+    assert head_of(prose, {}).people == set()  # a sentence is no byline
+
+
+def test_a_question_naming_a_papers_authors_names_the_paper() -> None:
+    """Held-out batch 6 dev h627: "How many basic clusters did Shinyama and Sekine obtain?" was
+    declined, "No passage mentions Sekine": the passage with the count (page 6) names neither
+    author; its document's byline does. Authors of no given passage are still unmentioned."""
+    page6 = "We obtained 5,543 basic clusters from the articles of the collection."
+    passage = Passage(1, 9, 4, "/papers/naacl06-shinyama.pdf", "pdf", {"page": 6}, 0.7, page6)
+    question = "How many basic clusters did Shinyama and Sekine obtain in their experiment?"
+    reply = "Shinyama and Sekine obtained 5,543 basic clusters. [1]"
+    _, without = review(reply, [passage], question)
+    assert without.unmentioned == ["Shinyama", "Sekine"] or "Sekine" in without.unmentioned
+    owned = replace(passage, owners="satoshi sekine shinyama yusuke")
+    _, verdict = review(reply, [owned], question)
+    assert not verdict.unmentioned and verdict.grounded, verdict
+    other = question.replace("Sekine", "Grishman")
+    _, stranger = review(reply.replace("Sekine", "Grishman"), [owned], other)
+    assert stranger.unmentioned == ["Grishman"]

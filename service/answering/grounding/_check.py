@@ -337,6 +337,7 @@ def check(
     labels: dict[int, str] | None = None,
     whole: Mapping[int, str] | None = None,
     titles: Mapping[int, str] | None = None,
+    authors: Mapping[int, str] | None = None,
 ) -> Grounding:
     """Judge ``answer`` against the retrieved passages (number -> text); with the prompt's
     ``system`` text, an answer echoing its worked examples is marked ``echoed_example``;
@@ -347,7 +348,9 @@ def check(
     ``asked_months``: "in December 2015") that no passage holds whatever the answer says (in
     the passages or their ``whole`` chunks, for passages cut to the token budget, or their
     ``labels``: a file named for its month, or their documents' ``titles``, number -> title:
-    "Microsoft Corporation" for a row of its financial table), is ``unmentioned``; names the
+    "Microsoft Corporation" for a row of its financial table, or their documents' ``authors``,
+    number -> folded name words: a question naming a paper by its authors; those names the
+    question says need no passage either), is ``unmentioned``; names the
     answer ties to a name of the question that no passage ties to it are ``unlinked``;
     numbers the cited passages (their whole chunks, number -> text, where given: a cut
     passage's sentences run together), or for a number they lack the passages holding it, give
@@ -390,11 +393,15 @@ def check(
     # A passage's label (its file's name: "nics-background-checks-2015-11.pdf") and its
     # document's title ("Microsoft Corporation") hold for all of its text: the rows of November
     # 2015's table need not repeat the month, nor Microsoft's financial table the company.
-    owners = [*(labels or {}).values(), *(titles or {}).values()]
+    owners = [*(labels or {}).values(), *(titles or {}).values(), *(authors or {}).values()]
     scoped = fold(" ".join([*passages.values(), *wholes.values(), *owners]))
     # A title's words stay names an answer is tied to ("DELPHIN" of a receipt: dev h318).
     named = references(claims(question), (labels or {}).values())  # "the Word document"
     named |= languages_held(question, [*passages.values(), *wholes.values()])  # "the German part"
+    # a name of the question that a passage's document's authors hold names that document
+    # ("Shinyama and Sekine" of the paper they wrote): no passage need repeat it
+    written_by = fold(" ".join((authors or {}).values()))
+    named |= {fold(c) for c in claims(question) if present(c, written_by)}
     unsupported: list[str] = []
     miscited: list[str] = []
     for c in claims(answer):

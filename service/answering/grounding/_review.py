@@ -84,9 +84,20 @@ def review(
     labels = {p.number: p.label for p in passages}
     wholes = {p.number: p.whole for p in passages if p.whole}
     titles = {p.number: p.title for p in passages if p.title}
+    # "How many clusters did Shinyama and Sekine obtain?" names the paper its page 6 is from
+    authors = {p.number: p.owners for p in passages if p.owners}
 
     def judged(reply: str) -> Grounding:
-        return check(reply, texts, system, question, labels=labels, whole=wholes, titles=titles)
+        return check(
+            reply,
+            texts,
+            system,
+            question,
+            labels=labels,
+            whole=wholes,
+            titles=titles,
+            authors=authors,
+        )
 
     verdict = judged(text)
     if verdict.invalid_citations:

@@ -206,13 +206,45 @@ def _day(value: dt.date) -> tuple[int, int, int]:
     return (value.month, value.day, value.year)
 
 
+#: A byline's name: two to four words each opening on a capital ("Yusuke Shinyama", "R. Dean
+#: Malmgren", "Luı´s A. Nunes Amaral"), footnote marks and affiliation numbers stripped.
+_NAME = re.compile(r"[A-ZÀ-ÖØ-Þ][^\s,&]*(?:\s+[A-ZÀ-ÖØ-Þ][^\s,&]*){1,3}")
+#: Where a paper's byline ends: its abstract.
+_ABSTRACT = re.compile(r"^\s*(?:abstract|résumé|zusammenfassung|resumen|summary)\b", re.I)
+#: Words of an affiliation line, not of a name ("New York University").
+_AFFILIATION_WORDS = (
+    "university université universität universidad università institute institut college "
+    "school department laboratory laboratoire inc ltd corporation"
+)
+_AFFILIATION = frozenset(fold(w) for w in _AFFILIATION_WORDS.split())
+
+
+def byline_people(lines: list[str]) -> set[str]:
+    """The folded name words of a paper's byline: lines under its title (the first line) and
+    above its abstract that are names only, separated by commas, "&" or "and" ("Yusuke
+    Shinyama Satoshi Sekine", "Julien Aligon∗, Patrick Marcel∗, Elsa Negre∗")."""
+    people: set[str] = set()
+    for line in lines[1:HEAD_LINES]:
+        if _ABSTRACT.match(line):
+            break
+        plain = re.sub(r"[\d∗*†‡§¶]+", " ", line)
+        parts = [s.strip() for s in re.split(r",|&|\band\b", plain) if s.strip()]
+        if parts and all(_NAME.fullmatch(s) for s in parts):
+            words = _person_words(" ".join(parts))
+            if not words & _AFFILIATION:
+                people |= words
+    return people
+
+
 def head_of(text: str, provenance: dict[str, Any]) -> Head:
     """What a document's first chunk (``text`` and ``provenance``) says of its authors or
     senders and its dates: an e-mail's ``from`` and ``date``, "From:"/"Author:"/"By" and
-    "Date:" lines among the first ``HEAD_LINES``, a date standing alone on one of them."""
+    "Date:" lines among the first ``HEAD_LINES``, a paper's byline (``byline_people``), a date
+    standing alone on one of them."""
     people = _person_words(str(provenance.get("from") or provenance.get("author") or ""))
     days = {_day(d) for _, d, _ in dates(str(provenance.get("date") or ""))}
     titles = {_title(str(provenance.get(k) or "")) for k in ("message", "title", "subject")}
+    people |= byline_people(text.splitlines())
     for line in text.splitlines()[:HEAD_LINES]:
         if m := _AUTHOR_LINE.match(line):
             people |= _person_words(m.group(1))
@@ -380,6 +412,13 @@ class DocumentNames:
                 carried.setdefault(parent, []).append(i)
         self._carried = carried
         self._signature = signature
+
+    def owners(self) -> dict[int, str]:
+        """Document id -> the folded words of its authors or senders (``head_of``), for the
+        documents whose head names any."""
+        with self._lock:
+            self._load()
+            return {i: " ".join(sorted(h.people)) for i, h in self._heads.items() if h.people}
 
     def types(self) -> dict[int, str]:
         """Document id -> file extension ("xlsx")."""

@@ -58,6 +58,9 @@ class Passage:
     #: Its document's title (``ingest.titles.document_title``: a heading, a subject line, the
     #: first line; "" when none): what the document is about, which a chunk need not repeat.
     title: str = ""
+    #: Its document's authors or senders, folded words (``DocumentNames.owners``; "" when its
+    #: head names none): like the title, they hold for all of its text.
+    owners: str = ""
 
     @property
     def label(self) -> str:
@@ -78,6 +81,7 @@ class Passage:
         data.pop("named")
         data.pop("kept")
         data.pop("title")
+        data.pop("owners")
         data["copies"] = [c.as_dict() for c in self.copies]
         return {**data, "name": Path(self.path).name, "label": self.label}
 
@@ -273,7 +277,7 @@ class Retriever:
             spoken = {c.id for c, _, _ in scored if by_speaker(c.provenance or {}, number, name)}
             scored = _behind_named(scored, by_name, in_language | spoken)
         # kept past the margin for what they hold, so fitting keeps their best sentence too
-        return _as_passages(scored, by_name, keyword_kept)
+        return _as_passages(scored, by_name, keyword_kept, self.documents.owners())
 
     def _kind_best(self, question: str, own: list[list[int]]) -> set[int]:
         """The chunk ids a kind named alone points at: the first of the first search inside
@@ -362,7 +366,7 @@ class Retriever:
             margin = cfg.relative_margin if relative_margin is None else relative_margin
             floor = max(low, max(c for _, _, c in scored) - margin)
             scored = [item for item in scored if item[2] >= floor or item[0].id in about]
-        return _as_passages(scored)
+        return _as_passages(scored, owners=self.documents.owners())
 
 
 def _behind_named(
@@ -385,14 +389,16 @@ def _as_passages(
     scored: list[tuple[Any, Any, float]],
     named: set[int] | None = None,
     kept: set[int] | None = None,
+    owners: dict[int, str] | None = None,
 ) -> list[Passage]:
     """(chunk, document, cosine) rows as passages numbered from 1; ``named``: the ids of the
     documents the question names by name, whose passages come first (in their order: "Who
     signed the memo?" was answered from handbook passages on signing numbered before the
     memo's); ``kept``: chunk ids whose passages are ``kept`` (fitting keeps their best
-    sentence)."""
+    sentence); ``owners``: document id -> its authors' words (``Passage.owners``)."""
     named = named or set()
     kept = kept or set()
+    owners = owners or {}
     scored = sorted(scored, key=lambda item: item[1].id not in named)  # stable
     return [
         Passage(
@@ -407,6 +413,7 @@ def _as_passages(
             named=doc.id in named,
             kept=chunk.id in kept,
             title=chunk.title or "",
+            owners=owners.get(doc.id, ""),
         )
         for i, (chunk, doc, cosine) in enumerate(scored, start=1)
     ]

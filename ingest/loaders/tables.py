@@ -51,7 +51,13 @@ def cell_text(value: Any, number_format: str = "") -> str:
         return str(int(shown)) if shown.is_integer() else repr(shown)
     if isinstance(value, dt.datetime | dt.date | dt.time):
         return _date_text(value, number_format)
-    return " ".join(str(value).split())
+    return _FOOTNOTE_MARK.sub("", " ".join(str(value).split()))
+
+
+#: A footnote's mark on a label ("May¹", "Jan†", "Total*"): a superscript digit, a dagger or a
+#: star after a word of three letters or more (a unit's "km²" keeps its square). "May¹" is no
+#: word "May" for search or for a question's "May 2015".
+_FOOTNOTE_MARK = re.compile(r"(?<=[^\W\d_]{3})[\u00b9\u00b2\u00b3\u2070-\u2079†‡*]+$")
 
 
 #: The decimals of a percent format ("0%", "0.0%", "#,##0.00%").

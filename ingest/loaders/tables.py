@@ -241,6 +241,10 @@ def _numbered_title(cells: list[str]) -> bool:
     )
 
 
+#: A row label that sums the rows above it rather than naming one of a group.
+_SUM_LABEL = re.compile(r"\s*(?:total|sum|all|overall|grand total|gesamt|summe)\b", re.I)
+
+
 def combined_header(rows: list[list[str]]) -> list[str]:
     """Column names from one or more header rows: the last row names the columns; a label of an
     upper row (a year, a group) is added to the columns nearest to it (ties to the left one),
@@ -345,9 +349,12 @@ def table_sections(
             return
         if cells[0]:
             group = cells[0] if data_like(cells) else ""
-        elif group and len(cells) > 1 and cells[1] and data_like(cells):
+        elif (
+            group and len(cells) > 1 and cells[1] and not _SUM_LABEL.match(cells[1])
+        ) and data_like(cells):
             # a group's name written on its first row only ("2012 | Jan", " | Feb"): each
-            # row of the group is read with it, as the sheet's reader does
+            # row of the group is read with it, as the sheet's reader does; a sum's row
+            # (" | Total | 3") belongs to no group
             cells = [group, *cells[1:]]
         header += [f"column {i}" for i in range(len(header) + 1, len(cells) + 1)]
         line = row_line(header, cells)

@@ -233,3 +233,11 @@ def test_a_labels_footnote_mark_is_not_part_of_its_word() -> None:
         "km²",
         "a * b",
     ]
+
+
+def test_a_sum_row_under_a_group_is_not_given_the_groups_name() -> None:
+    rows = [["Year", "Month", "Visits"], ["2015", "Apr", "3140"], ["", "May", "3560"]]
+    rows.append(["", "Total", "6700"])
+    text = "\n".join(s.text for s in table_sections("Visits", _rows(rows)))
+    assert "Year: 2015 | Month: May | Visits: 3560" in text
+    assert "Month: Total | Visits: 6700" in text and "Year: 2015 | Month: Total" not in text

@@ -390,6 +390,7 @@ class DocumentNames:
         self._joined: dict[str, frozenset[str]] = {}
         self._types: dict[int, str] = {}
         self._heads: dict[int, Head] = {}
+        self._owners: dict[int, str] = {}
         self._carried: dict[int, list[int]] = {}
 
     def _load(self) -> None:
@@ -404,6 +405,7 @@ class DocumentNames:
         self._joined = {piece: w for _, p in paths for piece, w in joined_words(p).items()}
         self._types = {i: _extension(p) for i, p in paths}
         self._heads = {i: head_of(text, prov) for i, (text, prov) in heads.items()}
+        self._owners = {i: " ".join(sorted(h.people)) for i, h in self._heads.items() if h.people}
         # an e-mail's attachments: "/mail/x.eml#attachment/2/report.pdf" under "/mail/x.eml"
         by_path = {p: i for i, p in paths}
         carried: dict[int, list[int]] = {}
@@ -415,10 +417,10 @@ class DocumentNames:
 
     def owners(self) -> dict[int, str]:
         """Document id -> the folded words of its authors or senders (``head_of``), for the
-        documents whose head names any."""
+        documents whose head names any (read once per catalogue change; do not modify)."""
         with self._lock:
             self._load()
-            return {i: " ".join(sorted(h.people)) for i, h in self._heads.items() if h.people}
+            return self._owners
 
     def types(self) -> dict[int, str]:
         """Document id -> file extension ("xlsx")."""

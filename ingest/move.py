@@ -9,6 +9,7 @@ from core.catalogue import Action
 from core.errors import NotFoundError
 from core.knowledge import KnowledgeBase
 from ingest.pipeline import FileResult
+from ingest.remove import forget_documents
 
 
 def move_document(kb: KnowledgeBase, old: Path, new: Path) -> FileResult:
@@ -27,13 +28,7 @@ def move_document(kb: KnowledgeBase, old: Path, new: Path) -> FileResult:
             raise NotFoundError(f"{old.name}: no document at {old_key}")
         displaced = catalogue.document_at(s, new_key)
         if displaced is not None:
-            carried = catalogue.descendant_ids(s, [displaced.id])
-            stale = catalogue.chunk_ids_of(s, [displaced.id, *carried])
-            by_id = catalogue.documents_by_id(s, carried)
-            gone = [displaced, *(by_id[i] for i in carried)]
-            for each in gone:
-                catalogue.ledger(s, each.path, each.sha256, Action.REMOVED, chunks=each.chunk_count)
-            catalogue.delete_documents(s, gone)
+            stale, _ = forget_documents(s, [displaced])
         for child in catalogue.documents_by_id(s, catalogue.descendant_ids(s, [doc.id])).values():
             if child.path.startswith(old_key + "#"):
                 child.path = new_key + child.path[len(old_key) :]

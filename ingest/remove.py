@@ -6,8 +6,11 @@ import contextlib
 import os
 from pathlib import Path
 
+from sqlalchemy.orm import Session
+
 from core import catalogue
 from core.catalogue import Action
+from core.db.models import Document
 from core.knowledge import KnowledgeBase
 from ingest.files import catalogue_path
 from ingest.pipeline import FileResult
@@ -24,18 +27,27 @@ def remove_documents(kb: KnowledgeBase, paths: list[Path]) -> list[FileResult]:
     for raw in paths:
         key = os.path.abspath(raw.expanduser())
         with kb.db.session() as s:
-            docs = catalogue.documents_under(s, key)
-            carried = catalogue.descendant_ids(s, [d.id for d in docs])
-            by_id = catalogue.documents_by_id(s, carried)
-            docs = [d for d in docs if d.id not in by_id] + [by_id[i] for i in carried]
-            ids = catalogue.chunk_ids_of(s, [d.id for d in docs])
-            for doc in reversed(docs):  # carried documents first: the cascade must not race
-                catalogue.delete_documents(s, [doc])
-                catalogue.ledger(s, doc.path, doc.sha256, Action.REMOVED, chunks=doc.chunk_count)
-                results.append(FileResult(doc.path, Action.REMOVED, doc.chunk_count))
+            ids, removed = forget_documents(s, catalogue.documents_under(s, key))
+            results += removed
         kb.delete_vectors(ids)
     kb.persist()
     return results
+
+
+def forget_documents(s: Session, docs: list[Document]) -> tuple[list[int], list[FileResult]]:
+    """Delete ``docs`` and every document they carry from the catalogue in session ``s``, each
+    recorded as removed in the ledger; returns their chunk ids (for the vector stores) and a
+    ``removed`` result per document."""
+    carried = catalogue.descendant_ids(s, [d.id for d in docs])
+    by_id = catalogue.documents_by_id(s, carried)
+    docs = [d for d in docs if d.id not in by_id] + [by_id[i] for i in carried]
+    ids = catalogue.chunk_ids_of(s, [d.id for d in docs])
+    results: list[FileResult] = []
+    for doc in reversed(docs):  # carried documents first: the cascade must not race
+        catalogue.delete_documents(s, [doc])
+        catalogue.ledger(s, doc.path, doc.sha256, Action.REMOVED, chunks=doc.chunk_count)
+        results.append(FileResult(doc.path, Action.REMOVED, doc.chunk_count))
+    return ids, results
 
 
 def named_path(kb: KnowledgeBase, raw: Path) -> Path:

@@ -132,6 +132,9 @@ class Named:
     extensions: tuple[str, ...] = ()
     #: How each document was named ("file name", "author", "date"), for the log and tests.
     by: dict[int, str] = field(default_factory=dict, compare=False)
+    #: Every document's authors as read with it (``DocumentNames.owners``): the passages'
+    #: ``owners`` without reading the catalogue's signature again.
+    owners: dict[int, str] = field(default_factory=dict, compare=False)
 
     def __bool__(self) -> bool:
         return bool(self.document_ids or self.extensions)
@@ -244,8 +247,9 @@ def head_of(text: str, provenance: dict[str, Any]) -> Head:
     people = _person_words(str(provenance.get("from") or provenance.get("author") or ""))
     days = {_day(d) for _, d, _ in dates(str(provenance.get("date") or ""))}
     titles = {_title(str(provenance.get(k) or "")) for k in ("message", "title", "subject")}
-    people |= byline_people(text.splitlines())
-    for line in text.splitlines()[:HEAD_LINES]:
+    lines = text.splitlines()
+    people |= byline_people(lines)
+    for line in lines[:HEAD_LINES]:
         if m := _AUTHOR_LINE.match(line):
             people |= _person_words(m.group(1))
         if m := _TITLE_LINE.match(line):
@@ -442,6 +446,7 @@ class DocumentNames:
             self._load()
             pieces = self._pieces
             joined = self._joined
+            owners = self._owners
         # a camel-cased piece is named by all of its words ("Cantina band": "CantinaBand3")
         camel = {piece for piece, parts in joined.items() if parts <= words}
         words |= camel
@@ -472,7 +477,7 @@ class DocumentNames:
         if carried:  # an e-mail's attachments go with it
             by.update(carried)
             ids = tuple(sorted(by))
-        return Named(ids, extensions, by)
+        return Named(ids, extensions, by, owners)
 
     def _written(
         self, question: str, pieces: dict[int, set[str]], extensions: tuple[str, ...]

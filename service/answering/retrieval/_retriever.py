@@ -277,7 +277,7 @@ class Retriever:
             spoken = {c.id for c, _, _ in scored if by_speaker(c.provenance or {}, number, name)}
             scored = _behind_named(scored, by_name, in_language | spoken)
         # kept past the margin for what they hold, so fitting keeps their best sentence too
-        return _as_passages(scored, by_name, keyword_kept, self.documents.owners())
+        return _as_passages(scored, by_name, keyword_kept, named.owners)
 
     def _kind_best(self, question: str, own: list[list[int]]) -> set[int]:
         """The chunk ids a kind named alone points at: the first of the first search inside

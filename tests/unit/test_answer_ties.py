@@ -149,3 +149,37 @@ def test_a_year_inside_a_date_is_that_dates_year() -> None:
     assert unbound("Rob Hartill forwarded it in 1996. [1]", header, question) == []
     users = unbound("The list had 1996 users. [1]", header, "How many users did the list have?")
     assert users == ["1996 (the passages give it for something else)"]
+
+
+def test_a_name_of_the_documents_title_is_tied_to_its_passages() -> None:
+    """Held-out dev h531 (O12Typical.pptx): the reply restated the deck's title, which the
+    question named it by and only its first slide holds; the title was then a name no place
+    tied to "Europe" ("Typical Presentation with Europe") and the right figure was replaced.
+    A passage's place is read with its document's title, as with its label."""
+    passages = {
+        1: "Tables Have Come a Long Way\n | Q1 | Q2 | Q3 | Q4\n"
+        "North America | 55,000,000 | 67,000,000 | 69,000,000 | 81,000,000\n"
+        "Europe | 34,000,000 | 45,000,000 | 47,000,000 | 54,000,000",
+        2: "Typical Presentation\nPowerPoint 12\nCreated 03/15/2006",
+        3: "… This deck contains only the things found in a typical presentation",
+    }
+    labels = {
+        1: "O12Typical.pptx, slide 6 (Tables Have Come a Long Way)",
+        2: "O12Typical.pptx, slide 1 (Typical Presentation)",
+        3: "O12Typical.pptx, slide 14 (Conclusion)",
+    }
+    titles = dict.fromkeys(passages, "Typical Presentation")
+    q = (
+        "In the 'Typical Presentation' slide deck, what was Europe's third-quarter figure "
+        "in the table?"
+    )
+    said = (
+        "The third-quarter figure for Europe in the 'Typical Presentation' slide deck is "
+        "47,000,000. [1]"
+    )
+    assert check(said, passages, question=q, labels=labels).unlinked  # without the titles
+    verdict = check(said, passages, question=q, labels=labels, titles=titles)
+    assert verdict.unlinked == [] and verdict.grounded
+    # another document's name is still tied: the title holds only for its own passages
+    other = {**titles, 1: "Quarterly Sales"}
+    assert check(said, passages, question=q, labels=labels, titles=other).unlinked

@@ -227,14 +227,18 @@ def narrow_row(row: str, question: str) -> str:
     # "Medical & Public Health, Revenue" and two of "Revenue & Capital, Total", the one asked
     # (held-out dev h401); two words ("January 2002") pick one column
     enough = best - 1 if best >= 3 else best
-    keep = [
-        *range(label),
-        *(
-            i + label
-            for i, (n, (_, value)) in enumerate(zip(by_header, pairs, strict=True))
-            if (best and n >= enough) or stems_of(value) & asked
-        ),
+    chosen = [
+        i
+        for i, (n, (_, value)) in enumerate(zip(by_header, pairs, strict=True))
+        if (best and n >= enough) or stems_of(value) & asked
     ]
+    # no figure among the cells chosen: the question named the row by its values, not the
+    # column it asks for ("how much was the Medec Service contract ... worth?" of "Suma
+    # contractului MDL (cu TVA): 56669.83", dev h706), so the row's figures, when few, come too
+    figures = [i for i, (_, value) in enumerate(pairs) if NUMERIC_CELL.fullmatch(value.strip())]
+    if len(figures) <= LABEL_CELLS and not set(chosen) & set(figures):
+        chosen = sorted({*chosen, *figures})
+    keep = [*range(label), *(i + label for i in chosen)]
     if len(keep) == label or len(keep) == len(cells):
         return row
     out: list[str] = []

@@ -285,6 +285,32 @@ def test_a_reply_shaped_like_a_photos_label_states_nothing() -> None:
         assert not check(fact, passages, labels=labels).incomplete, fact
 
 
+def test_a_reply_with_no_figure_for_a_question_asking_one_states_nothing() -> None:
+    """Held-out dev h219, h045, h074: "how many", "how much" and "in what year" were answered
+    with what was asked about ("[1] Kentucky [2]", "[1] CSR contribution [2]") or a copied
+    label and caption, no figure at all; a figure in words ("none", "twice") is one."""
+    passages = {
+        1: "State / Territory: Kentucky | Permit: 264,140 | Handgun: 12,155",
+        2: "Plate XXVI MORITZ: IN THE LARCH WOODS. The St. Moritz bob-run was built in 1887.",
+    }
+    labels = {1: "nics.pdf, page 1", 2: "winter-sports.epub, chapter CHAPTER V ICE-HOCKEY"}
+    many = "How many permit checks did Kentucky have?"
+    year = "In what year was the St. Moritz bob-run first built?"
+    for reply, question in (
+        ("[1] Kentucky [2]", many),
+        ("[2] Winter-sports.epub, chapter CHAPTER V ICE-HOCKEY, Plate XXVI, MORITZ", year),
+    ):
+        verdict = check(reply, passages, question=question, labels=labels)
+        assert verdict.incomplete and not verdict.grounded, reply
+    for reply, question in (
+        ("Kentucky had 264,140 permit checks [1].", many),
+        ("It was built in 1887 [2].", year),
+        ("None of the checks were permits [1].", many),
+        ("Kentucky [1]", "Which state had 264,140 permit checks?"),
+    ):
+        assert not check(reply, passages, question=question, labels=labels).incomplete, reply
+
+
 def test_a_value_from_a_row_that_fails_the_questions_condition_is_unbound() -> None:
     """Held-out dev h026, an unanswerable near miss: no row has 8 encoder and 8 decoder layers,
     and the reply took the inference time of the row with 4 and 2."""

@@ -143,14 +143,50 @@ def only_question(answer: str, question: str) -> bool:
     return said <= content_stems(question)
 
 
+#: A question asking for a count, an amount, a year or a share: its answer holds a figure.
+_ASKS_FIGURE = re.compile(
+    r"\b(?:how\s+many|how\s+much|(?:what|which)\s+year|(?:what|which)\s+percent(?:age)?)\b",
+    re.IGNORECASE,
+)
+#: Words that give a count or an amount without digits ("none", "twice", "a dozen", "free").
+_FIGURE_WORDS = frozenset(
+    {
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+        "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+        "nineteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+        "hundred", "hundreds", "thousand", "thousands", "million", "millions", "billion",
+        "billions",
+        "dozen", "dozens", "half", "quarter", "once", "twice", "thrice", "none", "no", "nothing",
+        "nobody", "single", "both", "all", "every", "each", "several", "few", "many", "couple",
+        "free",
+    }
+)  # fmt: skip
+
+
+def no_figure(answer: str, question: str) -> bool:
+    """True when ``question`` asks how many, how much, which year or what percentage and
+    ``answer``, citations aside, holds no figure, written in digits or in words ("none",
+    "twice", "a dozen"): it names what was asked about, not the amount ("[1] Kentucky [2]",
+    "[1] CSR contribution [2]", a copied label and a caption for "In what year was the bob-run
+    built?": held-out dev h219, h045, h074). Part of ``incomplete``."""
+    if not _ASKS_FIGURE.search(question):
+        return False
+    text = CITATION.sub(" ", answer)
+    if any(c.isdigit() for c in text) or is_abstention(text):
+        return False
+    return not _FIGURE_WORDS & set(WORD.findall(fold(text)))
+
+
 def states_nothing(answer: str, question: str = "", labels: Iterable[str] = ()) -> bool:
     """True when ``answer`` states no fact (``Grounding.incomplete``): citations where the
-    fact belongs (``incomplete``), a copied passage label (``only_labels``), or nothing the
-    ``question`` did not say (``only_question``)."""
+    fact belongs (``incomplete``), a copied passage label (``only_labels``), nothing the
+    ``question`` did not say (``only_question``), or no figure for a question asking for one
+    (``no_figure``)."""
     return (
         incomplete(answer)
         or only_labels(answer, labels, question)
         or only_question(answer, question)
+        or no_figure(answer, question)
     )
 
 

@@ -606,3 +606,41 @@ def test_benchmarks_use_seams_not_patched_privates() -> None:
         "service.answering.prompting._assemble.neutralize",
         "core.keywords.sqlite_fts._match",
     ]
+
+
+#: A row of the README's settings table: its variables and its defaults.
+_SETTINGS_ROW = re.compile(
+    r"^\| `(HEARTH_[A-Z_]+)`((?: / `__[A-Z_]+`)*) \| ([^|]+) \|", re.MULTILINE
+)
+
+
+def test_the_readmes_settings_table_gives_the_defaults() -> None:
+    """Every default the README's settings table writes as code (`144`) is the setting's own
+    default: the table said 256 passage tokens and a prompt cache of 0 MiB long after both
+    changed. Defaults in words ("SQLite in the data dir", "200 MiB") are not compared."""
+    from core.settings import HearthSettings
+
+    defaults = HearthSettings.model_construct()
+    compared = 0
+    for first, more, values in _SETTINGS_ROW.findall((REPO / "README.md").read_text()):
+        section, _, name = first.removeprefix("HEARTH_").lower().partition("__")
+        names = [name, *(m.strip(" /`_").lower() for m in more.split("/") if m.strip())]
+        for field, value in zip(names, values.strip().split(" / "), strict=False):
+            if not (field and value.startswith("`") and value.endswith("`")):
+                continue
+            model = getattr(defaults, section, None)
+            if model is None or not hasattr(model, field):
+                continue
+            default = getattr(model, field)
+            written = value.strip("`")
+            if isinstance(default, bool):
+                same = written == str(default).lower()
+            elif isinstance(default, int | float):
+                same = float(written) == float(default)
+            elif isinstance(default, list):
+                same = written == ("[]" if not default else written)
+            else:
+                same = written == str(getattr(default, "value", default))
+            assert same, f"README: {first} {field} = {written}, default {default!r}"
+            compared += 1
+    assert compared >= 20

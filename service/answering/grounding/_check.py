@@ -155,10 +155,9 @@ _FIGURE_WORDS = frozenset(
         "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
         "nineteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
         "hundred", "hundreds", "thousand", "thousands", "million", "millions", "billion",
-        "billions",
-        "dozen", "dozens", "half", "quarter", "once", "twice", "thrice", "none", "no", "nothing",
-        "nobody", "single", "both", "all", "every", "each", "several", "few", "many", "couple",
-        "free",
+        "billions", "dozen", "dozens", "half", "quarter", "once", "twice", "thrice", "none", "no",
+        "nothing", "nobody", "single", "both", "all", "every", "each", "several", "few", "many",
+        "couple", "free",
     }
 )  # fmt: skip
 

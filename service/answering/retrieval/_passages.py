@@ -202,7 +202,9 @@ def under_label(lines: list[str], k: int) -> str:
 def narrow_row(row: str, question: str) -> str:
     """A table row written with its headers cut to its label (its leading cells of words, at
     most ``LABEL_CELLS``: what the row is about), the cells whose header holds the most of the
-    question's words and numbers (stemmed), and the cells whose value holds any ("What was the
+    question's words and numbers (stemmed; all but one of the most, when that is three or more),
+    the cells whose value holds any, and, when none of those is a figure, the row's figures if
+    at most ``LABEL_CELLS`` ("What was the
     NYMEX 10-Day High for January 2002?": "NYMEX Month: 10-Day High | December 2001: 3.339 |
     January 2002: 3.464 | ..." -> "NYMEX Month: 10-Day High | … | January 2002: 3.464 | …";
     "In which city is the customer who works for Murillo-Perry?" keeps "City: ..." and
@@ -339,9 +341,9 @@ def _is_cells(line: str) -> bool:
 def _rows_and_prose(text: str) -> list[tuple[str, bool]]:
     """A passage's text as blocks, in order: each line of table cells (``_is_cells``) on its
     own, flagged True, and the runs of other lines between them (flagged False), to be cut
-    into sentences. A PDF page's table comes as such lines among
-    prose, and sentence splitting cut "Clasificación: EXPORT. TOTALES | Mill., 2001: 26,610 |
-    ..." after "EXPORT." (held-out dev h503)."""
+    into sentences. A PDF page's table comes as such lines among prose, and sentence
+    splitting cut "Clasificación: EXPORT. TOTALES | Mill., 2001: 26,610 | ..." after "EXPORT."
+    (held-out dev h503)."""
     blocks: list[tuple[str, bool]] = []
     prose: list[str] = []
     for line in text.splitlines():

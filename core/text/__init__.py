@@ -16,7 +16,8 @@ Public:
   ``STOP_AND_BLANK``, ``AFTER_SENTENCE_END``, and the breaks inside a sentence ``SOFT_BREAK``,
   ``WRAPPED_LINE``, and a text's sentences ``split_sentences``;
 - numbers: ``NUMBER``, ``MULTI_DIGIT_NUMBER``, ``NUMBER_OR_WORD``, ``NUMERIC_CELL``, ``FIGURE``,
-  a cell's amount ``cell_amount`` ("$12.5M"),
+  a cell's amount ``cell_amount`` ("$12.5M"), whether a text gives a figure in digits or words
+  ``holds_figure`` (``FIGURE_WORDS``: "twice", "none"),
   ``number_key`` and ``number_keys`` (other locales' separators: "2,32,822", "1.234,5",
   "3'949.75"), year ranges and seasons ``YEAR_RANGE``, ``ranges`` ("1991–92", "2021/22"),
   ``DASHES``, years ``YEAR``; calendar dates ``DATE``, ``dates``, a month and day ``DAY_OF_MONTH``,
@@ -50,6 +51,7 @@ from core.text._claims import (
     claims,
     fold,
     holds_all,
+    holds_figure,
     names_in,
     present,
     repair,
@@ -59,6 +61,7 @@ from core.text._decline import DONT_KNOW
 from core.text._numbers import (
     DASHES,
     FIGURE,
+    FIGURE_WORDS,
     MULTI_DIGIT_NUMBER,
     NUMBER,
     NUMBER_OR_WORD,
@@ -120,6 +123,7 @@ __all__ = [
     "DONT_KNOW",
     "ENDS_CLAUSE",
     "FIGURE",
+    "FIGURE_WORDS",
     "LATIN",
     "MULTI_DIGIT_NUMBER",
     "NOT_NAMES",
@@ -153,6 +157,7 @@ __all__ = [
     "fold",
     "grouped_citations",
     "holds_all",
+    "holds_figure",
     "holds_month",
     "latin_share",
     "month_number",

@@ -16,6 +16,7 @@ import ftfy
 from core.text._citations import CITATION
 from core.text._numbers import (
     DASHES,
+    FIGURE_WORDS,
     MULTI_DIGIT_NUMBER,
     NUMBER,
     YEAR_RANGE,
@@ -126,6 +127,12 @@ def holds_all(names: Iterable[str], text: str) -> bool:
     return bool(wanted) and all(
         re.search(rf"(?<![^\W_]){re.escape(w)}(?![^\W_])", folded) for w in wanted
     )
+
+
+def holds_figure(text: str) -> bool:
+    """True when ``text`` gives a figure: a digit, or a word (folded) of ``FIGURE_WORDS``
+    ("twice", "none", "a dozen")."""
+    return any(c.isdigit() for c in text) or bool(FIGURE_WORDS & set(WORD.findall(fold(text))))
 
 
 def present(claim: str, haystack: str) -> bool:

@@ -119,3 +119,17 @@ def cell_amount(value: str) -> float | None:
 
 #: A figure as a summary states it: digits with "," "." ":" "/" "-" inside (times, dates).
 FIGURE = re.compile(r"\d[\d,.:/-]*\d|\d")
+
+
+#: Words that give a count or an amount without digits ("none", "twice", "a dozen", "free").
+FIGURE_WORDS = frozenset(
+    {
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+        "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+        "nineteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+        "hundred", "hundreds", "thousand", "thousands", "million", "millions", "billion",
+        "billions", "dozen", "dozens", "half", "quarter", "once", "twice", "thrice", "none", "no",
+        "nothing", "nobody", "single", "both", "all", "every", "each", "several", "few", "many",
+        "couple", "free",
+    }
+)  # fmt: skip

@@ -32,6 +32,7 @@ from core.text import (
     fold,
     grouped_citations,
     holds_all,
+    holds_figure,
     holds_month,
     latin_share,
     names_in,
@@ -148,18 +149,6 @@ _ASKS_FIGURE = re.compile(
     r"\b(?:how\s+many|how\s+much|(?:what|which)\s+year|(?:what|which)\s+percent(?:age)?)\b",
     re.IGNORECASE,
 )
-#: Words that give a count or an amount without digits ("none", "twice", "a dozen", "free").
-_FIGURE_WORDS = frozenset(
-    {
-        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-        "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
-        "nineteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
-        "hundred", "hundreds", "thousand", "thousands", "million", "millions", "billion",
-        "billions", "dozen", "dozens", "half", "quarter", "once", "twice", "thrice", "none", "no",
-        "nothing", "nobody", "single", "both", "all", "every", "each", "several", "few", "many",
-        "couple", "free",
-    }
-)  # fmt: skip
 
 
 def no_figure(answer: str, question: str) -> bool:
@@ -171,9 +160,7 @@ def no_figure(answer: str, question: str) -> bool:
     if not _ASKS_FIGURE.search(question):
         return False
     text = CITATION.sub(" ", answer)
-    if any(c.isdigit() for c in text) or is_abstention(text):
-        return False
-    return not _FIGURE_WORDS & set(WORD.findall(fold(text)))
+    return not holds_figure(text) and not is_abstention(text)
 
 
 def states_nothing(answer: str, question: str = "", labels: Iterable[str] = ()) -> bool:

@@ -35,7 +35,12 @@ from core.text import stems as stem_words
 from service.answering.retrieval._languages import in_named_languages
 from service.answering.retrieval._lexical import lexical_scores, stems_of
 from service.answering.retrieval._retriever import Passage
-from service.answering.retrieval._rows import CELL_GAP, carries_headers, value_named_rows
+from service.answering.retrieval._rows import (
+    CELL_GAP,
+    carries_headers,
+    is_cells_line,
+    value_named_rows,
+)
 from service.answering.retrieval._sentences import GAP, split_sentences
 
 #: Passages of at most this many tokens are not cut.
@@ -330,16 +335,8 @@ def _named_rows(pieces: list[_Piece]) -> list[_Piece]:
     return rows or pieces
 
 
-def _is_cells(line: str) -> bool:
-    """True for a line of table cells, a row or a header line: three cells cut by ``CELL_GAP``
-    or more, or two that name their columns (a sentence's "{xx | x is any binary string}" is
-    no row)."""
-    cells = line.split(CELL_GAP)
-    return len(cells) >= 3 or (len(cells) == 2 and all(": " in c for c in cells))
-
-
 def _rows_and_prose(text: str) -> list[tuple[str, bool]]:
-    """A passage's text as blocks, in order: each line of table cells (``_is_cells``) on its
+    """A passage's text as blocks, in order: each line of table cells (``is_cells_line``) on its
     own, flagged True, and the runs of other lines between them (flagged False), to be cut
     into sentences. A PDF page's table comes as such lines among prose, and sentence
     splitting cut "Clasificación: EXPORT. TOTALES | Mill., 2001: 26,610 | ..." after "EXPORT."
@@ -347,7 +344,7 @@ def _rows_and_prose(text: str) -> list[tuple[str, bool]]:
     blocks: list[tuple[str, bool]] = []
     prose: list[str] = []
     for line in text.splitlines():
-        if _is_cells(line):
+        if is_cells_line(line):
             if prose:
                 blocks.append(("\n".join(prose), False))
                 prose = []
@@ -410,6 +407,12 @@ def fit_passages(
     units: list[list[_Piece]] = []
     flat: list[_Piece] = []
     narrowed: set[int] = set()
+
+    def wide(line: str) -> bool:  # a row narrowed to the cells the question names
+        return count_tokens(line) > budget * WIDE_ROW_SHARE or (
+            line.count(CELL_GAP) + 1 >= MANY_CELLS
+        )
+
     for i, p in enumerate(passages):
         whole = sizes[i]
         if whole <= WHOLE_BELOW:
@@ -418,26 +421,17 @@ def fit_passages(
             rows = rows_carry_headers(p)
             parts = [ln for ln in p.text.splitlines() if ln.strip()] if rows else [p.text]
             if rows:  # a row wider than half the budget: its cells the question names
-                wide = [
-                    ": " in ln
-                    and (
-                        count_tokens(ln) > budget * WIDE_ROW_SHARE
-                        or ln.count(CELL_GAP) + 1 >= MANY_CELLS
-                    )
-                    for ln in parts
-                ]
+                cut = [": " in ln and wide(ln) for ln in parts]
                 parts = [
-                    narrow_row(ln, question) if w else ln for ln, w in zip(parts, wide, strict=True)
+                    narrow_row(ln, question) if w else ln for ln, w in zip(parts, cut, strict=True)
                 ]
-                narrowed |= {i} if any(wide) else set()
+                narrowed |= {i} if any(cut) else set()
         else:  # sentences, and the rows a page's table left among them, each a unit
             parts = []
             for block, is_row in _rows_and_prose(p.text):
                 if not is_row:
                     parts.extend(split_sentences(block))
-                elif count_tokens(block) > budget * WIDE_ROW_SHARE or (
-                    block.count(CELL_GAP) + 1 >= MANY_CELLS
-                ):
+                elif wide(block):
                     parts.append(narrow_row(block, question))
                     narrowed |= {i} if parts[-1] != block else set()
                 else:
@@ -523,7 +517,7 @@ def fit_passages(
         text = ""
         for k, x in enumerate(kept):
             if k:  # rows stay on their lines, sentences run on
-                row = tabular or _is_cells(x.text) or _is_cells(kept[k - 1].text)
+                row = tabular or is_cells_line(x.text) or is_cells_line(kept[k - 1].text)
                 text += "\n" if row else " "
                 if x.index != kept[k - 1].index + 1:
                     text += GAP.strip() + ("\n" if row else " ")

@@ -40,6 +40,14 @@ def value_named_rows(lines: list[str], question: str) -> set[int]:
     }
 
 
+def is_cells_line(line: str) -> bool:
+    """True for a line of table cells, a row or a header line: three cells cut by ``CELL_GAP``
+    or more, or two that name their columns (a sentence's "{xx | x is any binary string}" is
+    no row)."""
+    cells = line.split(CELL_GAP)
+    return len(cells) >= 3 or (len(cells) == 2 and all(": " in c for c in cells))
+
+
 def carries_headers(text: str) -> bool:
     """True for table text whose rows each name their columns (at least half of its lines
     with cells): any row means something on its own."""

@@ -5,11 +5,13 @@ Public: ``Retriever`` (hybrid dense + keyword search fused by ``reciprocal_rank_
 (``second_hop``, ``bridge_names``; an arithmetic question's two sides, ``side_hop``); passage
 fitting (``fit_passages``, ``GAP``: the mark of sentences left out, ``merge_identical``,
 ``narrow_row``, ``focus_rows``, ``rows_numbered``, ``under_label``, ``split_sentences``,
+``is_tabular``, the shape of value a question asks for (``asked_shapes``, ``holds_shape``),
 ``lexical_scores``,
 ``SentenceVectors``); a filter by speaker checked (``check_speakers``); context fitting in
 tokens (``check_fits``, ``counted_tokens``, ``prompt_tokens``, ``overflow``,
 ``ContextOverflowError``); what names a document in a question and in the document's head
-(``people_named``, ``dates_named``, ``titles_named``, ``kinds_named``, ``head_of``, ``Head``;
+(``people_named``, ``dates_named``, ``titles_named``, ``kinds_named``, ``proper_words``,
+``head_of``, ``Head``;
 the words a camel-cased file name joins, ``joined_words``).
 The ``_modules`` are private.
 Retrieval does not import grounding: ``side_hop`` is given the check of completeness.
@@ -29,6 +31,7 @@ from service.answering.retrieval._documents import (
     joined_words,
     kinds_named,
     people_named,
+    proper_words,
     titles_named,
 )
 from service.answering.retrieval._lexical import lexical_scores
@@ -37,6 +40,7 @@ from service.answering.retrieval._passages import (
     SentenceVectors,
     fit_passages,
     focus_rows,
+    is_tabular,
     merge_identical,
     narrow_row,
     rows_numbered,
@@ -51,6 +55,7 @@ from service.answering.retrieval._retriever import (
     reciprocal_rank_fusion,
 )
 from service.answering.retrieval._sentences import GAP, split_sentences
+from service.answering.retrieval._shapes import asked_shapes, holds_shape
 from service.answering.retrieval._speakers import check_speakers
 
 __all__ = [
@@ -63,6 +68,7 @@ __all__ = [
     "Passage",
     "Retriever",
     "SentenceVectors",
+    "asked_shapes",
     "bridge_names",
     "check_fits",
     "check_speakers",
@@ -71,6 +77,8 @@ __all__ = [
     "fit_passages",
     "focus_rows",
     "head_of",
+    "holds_shape",
+    "is_tabular",
     "joined_words",
     "kinds_named",
     "lexical_scores",
@@ -79,6 +87,7 @@ __all__ = [
     "overflow",
     "people_named",
     "prompt_tokens",
+    "proper_words",
     "reciprocal_rank_fusion",
     "rows_numbered",
     "second_hop",

@@ -130,7 +130,8 @@ class Named:
 
     document_ids: tuple[int, ...] = ()
     extensions: tuple[str, ...] = ()
-    #: How each document was named ("file name", "author", "date"), for the log and tests.
+    #: How each document was named ("file name", "author", "date", ``TOPIC``), for the log,
+    #: tests and ``by_reference``.
     by: dict[int, str] = field(default_factory=dict, compare=False)
     #: Every document's authors as read with it (``DocumentNames.owners``): the passages'
     #: ``owners`` without reading the catalogue's signature again.
@@ -138,6 +139,12 @@ class Named:
 
     def __bool__(self) -> bool:
         return bool(self.document_ids or self.extensions)
+
+    def by_reference(self) -> set[int]:
+        """The documents named as a reference (all but those named by a topic word,
+        ``TOPIC``): their passages are kept past the margin, come first, and fitting gives
+        them room first."""
+        return {i for i in self.document_ids if self.by.get(i) != TOPIC}
 
     def filters(self, base: Filters, by_type: dict[int, str]) -> Filters | None:
         """The filter searching the named documents inside ``base`` (``by_type``: document id
@@ -381,6 +388,23 @@ def _share(
     return len(named) / len(own)
 
 
+#: How a document named by a one-word file name the question uses as a topic word is named.
+TOPIC = "topic word"
+#: A word written as a name: capitalised after a sentence's first word ("at Roller"), or a
+#: file's name with its extension ("rom.xls").
+_CAPITALISED = re.compile(r"(?<=[\w,;:)'\"’”] )[A-Z][\w-]*")
+_FILE_NAME = re.compile(r"\b[\w.-]+\.[A-Za-z][A-Za-z0-9]{1,4}\b")
+
+
+def proper_words(question: str) -> frozenset[str]:
+    """The folded words ``question`` writes as names (``_CAPITALISED``, ``_FILE_NAME``), their
+    singulars too: "What did I buy at Roller?" -> {"roller"}."""
+    found = [m.group() for m in _CAPITALISED.finditer(question)]
+    found += [m.group() for m in _FILE_NAME.finditer(question)]
+    words = {w for text in found for w in _PIECE.findall(fold(text))}
+    return frozenset(words | {one for w in words if (one := _singular(w))})
+
+
 class DocumentNames:
     """The library's document names, read again when the catalogue changes (its chunk count
     and highest chunk id), and the documents a question names."""
@@ -465,7 +489,12 @@ class DocumentNames:
         }
         best = max(score.values(), default=0.0)
         ids = tuple(sorted(i for i, n in score.items() if n >= MIN_SHARE and n == best))
-        by = dict.fromkeys(ids, "file name")
+        # a name of one word the question uses as a word of its topic, neither as a reference
+        # nor written as a name: "someone sends a phone bill" for qr_bill_example.jpg (dev
+        # h528), "health points" for health.pdf; often the topic a file is named for, so it
+        # still lifts that document's chunks, but earns none of a name's privileges
+        proper = proper_words(question) | camel | referenced
+        by = {i: "file name" if pieces[i] & proper or len(pieces[i]) > 1 else TOPIC for i in ids}
         written = self._written(question, pieces, extensions)
         if written and "title" in written.values():
             ids, by = tuple(sorted(written)), dict(written)  # a quoted title outranks file names

@@ -42,6 +42,7 @@ from service.answering.retrieval._rows import (
     value_named_rows,
 )
 from service.answering.retrieval._sentences import GAP, split_sentences
+from service.answering.retrieval._shapes import asked_shapes, holds_shape
 
 #: Passages of at most this many tokens are not cut.
 WHOLE_BELOW = 48
@@ -49,6 +50,9 @@ WHOLE_BELOW = 48
 #: cosine similarity. With CARRY, chosen on squad questions retrieved from the scratch base:
 #: the answer stayed in 96% of 271 fitted prompts at 160 tokens (NOTES.md, issue 19).
 LEXICAL_WEIGHT = 0.3
+#: Added to the score of a piece holding a value of the shape the question asks for (an
+#: e-mail address, a phone number, a year: ``asked_shapes``).
+SHAPE_WEIGHT = 0.1
 #: A sentence scores at least this share of the sentence before it.
 CARRY = 0.9
 #: A first line of at most this many tokens, with no sentence end, is the passage's heading.
@@ -58,6 +62,9 @@ _TABLE_KEYS = ("sheet", "rows", "row", "table")
 #: (``narrow_row``): one row of a sheet with a column per month took the whole budget and the
 #: asked row, ranked second, was left out (held-out dev h171).
 WIDE_ROW_SHARE = 0.5
+#: A row too long for the budget left is cut to the leading cells that fit when it scores at
+#: least this share of the best piece's score.
+CUT_ROW_SHARE = 0.85
 #: At most this many leading cells of words name a narrowed row.
 LABEL_CELLS = 3
 
@@ -106,6 +113,8 @@ class _Piece:
     tokens: int
     score: float
     heading: bool = False
+    #: A table's title line: a heading whose score still carries to the row after it.
+    title: bool = False
 
 
 class SentenceVectors:
@@ -158,21 +167,33 @@ def _cosine(embedder: Embedder, question: str, sentences: list[str]) -> np.ndarr
 
 
 def _score(
-    embedder: Embedder, question: str, units: list[list[_Piece]], flat: list[_Piece]
+    embedder: Embedder,
+    question: str,
+    units: list[list[_Piece]],
+    flat: list[_Piece],
+    also: str = "",
 ) -> None:
-    """Sets every piece's score: cosine + LEXICAL_WEIGHT * lexical share, then carried
+    """Sets every piece's score: cosine + LEXICAL_WEIGHT * lexical share (+ SHAPE_WEIGHT when
+    it holds a value of the shape the question asks for, ``asked_shapes``; with ``also``, the
+    question in another language, the better of its score and the question's), then carried
     forward within its passage (at least CARRY of the piece before it). A piece under a label
     line (a short line with no sentence in it: "2025 Objectives" over "Revenue Target: $12M")
-    is scored with that line before it; taking it takes the line too (its neighbour)."""
+    is scored with that line before it; taking it takes the line too (its neighbour). A
+    heading carries forward only when it is a table's title line."""
     texts = [
         under_label([x.text for x in pieces], k) for pieces in units for k in range(len(pieces))
     ]
     scores = _cosine(embedder, question, texts) + LEXICAL_WEIGHT * lexical_scores(question, texts)
+    if also:  # the question in the passages' language: the better of the two readings
+        scores = np.maximum(
+            scores, _cosine(embedder, also, texts) + LEXICAL_WEIGHT * lexical_scores(also, texts)
+        )
+    shapes = asked_shapes(question)
     for piece, score in zip(flat, scores, strict=True):
-        piece.score = float(score)
+        piece.score = float(score) + SHAPE_WEIGHT * any(holds_shape(piece.text, s) for s in shapes)
     for pieces in units:
         for before, piece in itertools.pairwise(pieces):
-            if not before.heading:
+            if not before.heading or before.title:
                 piece.score = max(piece.score, CARRY * before.score)
 
 
@@ -204,6 +225,18 @@ def under_label(lines: list[str], k: int) -> str:
     return f"{label}\n{piece}"
 
 
+def _label_cells(cells: list[str]) -> int:
+    """How many of a row's leading ``cells`` are its label: its first, and those after it
+    whose values are words, not figures (a title column and "NYMEX Month: Current"), at most
+    ``LABEL_CELLS``, never every cell."""
+    label = 1
+    while label < min(LABEL_CELLS, len(cells) - 1) and not NUMERIC_CELL.fullmatch(
+        cells[label].rsplit(": ", 1)[-1].strip()
+    ):
+        label += 1
+    return label
+
+
 def narrow_row(row: str, question: str) -> str:
     """A table row written with its headers cut to its label (its leading cells of words, at
     most ``LABEL_CELLS``: what the row is about), the cells whose header holds the most of the
@@ -219,13 +252,7 @@ def narrow_row(row: str, question: str) -> str:
     asked = set(stem_words(query_terms(question).words))
     if len(cells) < 3 or not asked:
         return row
-    # the row's label: its leading cells whose values are words, not figures (a title column
-    # and "NYMEX Month: Current"), at most LABEL_CELLS of them
-    label = 1
-    while label < min(LABEL_CELLS, len(cells) - 1) and not NUMERIC_CELL.fullmatch(
-        cells[label].rsplit(": ", 1)[-1].strip()
-    ):
-        label += 1
+    label = _label_cells(cells)
     pairs = [c.split(": ", 1) if ": " in c else ["", c] for c in cells[label:]]
     by_header = [len(stems_of(h) & asked) for h, _ in pairs]
     best = max(by_header)
@@ -326,12 +353,40 @@ def focus_rows(passage: Passage, question: str) -> Passage:
     return replace(passage, text="\n".join(kept), whole=passage.whole or passage.text)
 
 
+def _leading_cells(
+    row: str, room: int, count_tokens: Callable[[str], int]
+) -> tuple[str, int] | None:
+    """A line of cells cut to its leading cells that fit in ``room`` tokens with a closing
+    "…", and its tokens; None when it is no such line (a whole table passage is not cut) or
+    when not even its label (``_label_cells``) and one cell more fit."""
+    if "\n" in row or not is_cells_line(row):
+        return None
+    cells = row.split(CELL_GAP)
+    mark = GAP.strip()
+    least = _label_cells(cells) + 1
+    for n in range(len(cells) - 1, least - 1, -1):
+        kept = cells[:n]
+        while kept and kept[-1] == mark:
+            kept.pop()
+        if len(kept) < least:
+            return None
+        text = CELL_GAP.join([*kept, mark])
+        if (tokens := count_tokens(text)) <= room:
+            return text, tokens
+    return None
+
+
+def _is_row(text: str) -> bool:
+    """True for a table row that names its columns ("Team: Leafs | Cups: 13")."""
+    return CELL_GAP in text and ": " in text
+
+
 def _named_rows(pieces: list[_Piece]) -> list[_Piece]:
     """Of a table passage cut to the rows the question names (``focus_rows``), its rows: the
     piece it keeps, not its title line, however that scores (held-out dev h405: "Table 2-1.
     Simulated fuel savings ..." was kept and the "Cycle Name: 2012_2" row asked about was not);
     all ``pieces`` when none is a row."""
-    rows = [x for x in pieces if CELL_GAP in x.text and ": " in x.text]
+    rows = [x for x in pieces if _is_row(x.text)]
     return rows or pieces
 
 
@@ -370,6 +425,7 @@ def fit_passages(
     embedder: Embedder,
     count_tokens: Callable[[str], int],
     budget: int,
+    also: str = "",
 ) -> list[Passage]:
     """Passages (best first) cut to at most ``budget`` tokens of text in all.
 
@@ -391,6 +447,14 @@ def fit_passages(
     document ("Who signed the memo?" lost the memo's "Best Regards, Mallori" to the handbook's
     sentences on signing). A question naming a language as the part to read ("the German
     part") first narrows the passages to their sentences in it (``in_named_languages``).
+    A table chunk's title line is its heading whatever its length (it comes with a row, never
+    instead of one), and its column-names line is never given as a row's neighbour; a row too
+    long for what is left is cut to the leading cells that fit when it scores at least
+    ``CUT_ROW_SHARE`` of the best piece; a piece holding a value of the shape the question asks
+    for (an e-mail address, a phone number: ``asked_shapes``) scores ``SHAPE_WEIGHT`` more.
+    ``also``: the question translated into the passages' language (service/answering/
+    orchestration/_crosslingual.py): each piece is scored by the better of the two, and a row is
+    narrowed to the cells either names.
     ``budget <= 0``, or passages that fit as they are: otherwise unchanged.
     """
     passages = in_named_languages(question, passages)
@@ -407,6 +471,7 @@ def fit_passages(
     units: list[list[_Piece]] = []
     flat: list[_Piece] = []
     narrowed: set[int] = set()
+    asked = f"{question}\n{also}" if also else question  # the words a row is narrowed by
 
     def wide(line: str) -> bool:  # a row narrowed to the cells the question names
         return count_tokens(line) > budget * WIDE_ROW_SHARE or (
@@ -423,7 +488,7 @@ def fit_passages(
             if rows:  # a row wider than half the budget: its cells the question names
                 cut = [": " in ln and wide(ln) for ln in parts]
                 parts = [
-                    narrow_row(ln, question) if w else ln for ln, w in zip(parts, cut, strict=True)
+                    narrow_row(ln, asked) if w else ln for ln, w in zip(parts, cut, strict=True)
                 ]
                 narrowed |= {i} if any(cut) else set()
         else:  # sentences, and the rows a page's table left among them, each a unit
@@ -432,7 +497,7 @@ def fit_passages(
                 if not is_row:
                     parts.extend(split_sentences(block))
                 elif wide(block):
-                    parts.append(narrow_row(block, question))
+                    parts.append(narrow_row(block, asked))
                     narrowed |= {i} if parts[-1] != block else set()
                 else:
                     parts.append(block)
@@ -442,22 +507,29 @@ def fit_passages(
         ]
         if len(pieces) > 1 and _is_heading(p.text, pieces[0]):
             pieces[0].heading = True
-        if is_tabular(p) and rows_carry_headers(p):
+        if len(pieces) > 1 and is_tabular(p) and rows_carry_headers(p):
+            # a table chunk opens with its title line ("Sheet1 (rows 608-610)", a sheet's
+            # title row), however long: it comes with a row, never instead of one (four
+            # 33-token titles of one sheet took the budget from their rows, dev h424)
+            pieces[0].title = not _is_row(pieces[0].text)
+            pieces[0].heading |= pieces[0].title
             # the column names' line ("Code | Description | KYC Status") is no row: every row
             # names its columns, so it never is a passage's best piece (held-out batch 5 dev
             # h526 was given it instead of "Code: 98 | Description: VERIFIED BY CVLKRA")
-            # (a table chunk opens with its title line, then that line: only there is it one)
-            cells = [c for x in pieces for c in x.text.split(CELL_GAP)]
-            named = {c.split(": ", 1)[0] for c in cells if ": " in c}
+            # (a table chunk opens with its title line, then that line: only there is it one);
+            # the names read from the rows as written, before any was narrowed
+            cells = [c for ln in p.text.splitlines() for c in ln.split(CELL_GAP)]
+            named = {c.split(": ", 1)[0].strip() for c in cells if ": " in c}
             for piece in pieces[1:2]:
                 line = [c.strip() for c in piece.text.split(CELL_GAP)]
                 piece.heading |= sum(c in named for c in line) >= max(2, len(line) / 2)
         units.append(pieces)
         flat.extend(pieces)
-    _score(embedder, question, units, flat)
+    _score(embedder, question, units, flat, also)
     chosen: set[tuple[int, int]] = set()
     said: set[str] = set()  # the texts of the pieces taken, headings aside
     spent = 0
+    best = max((x.score for x in flat if not x.heading), default=0.0)
 
     def take(piece: _Piece, force: bool = False) -> bool:
         nonlocal spent
@@ -468,8 +540,27 @@ def fit_passages(
         # repeated in three chunks spent the budget the "State ... of incorporation: Nevada"
         # line needed, held-out dev h052)
         said_key = "" if piece.heading else same_text_key(piece.text)
-        if (said_key and said_key in said) or (not force and spent + piece.tokens > budget):
+        if said_key and said_key in said:
             return False
+        if not force and spent + piece.tokens > budget:
+            # a row too long for what is left gives its leading cells that fit, when it scores
+            # near the best piece (the asked "2015 | May | NSA, All Visits: 3560" row of ten
+            # cells, 0.90 of the best, was left out whole for lower pieces that fitted, dev
+            # h600; a far weaker row of another table cut to fit gave the model its "New
+            # Jersey" for a question on a recorded call, dev h300)
+            if piece.score < CUT_ROW_SHARE * best:
+                return False
+            # room kept for its heading (taken after it) when a value still fits beside it
+            head = units[piece.passage][0]
+            room = budget - spent
+            heading = head.tokens if head.heading and (piece.passage, 0) not in chosen else 0
+            cut = _leading_cells(piece.text, room - heading, count_tokens) or _leading_cells(
+                piece.text, room, count_tokens
+            )
+            if cut is None:
+                return False
+            piece.text, piece.tokens = cut
+            narrowed.add(piece.passage)
         chosen.add(key)
         said.add(said_key)
         spent += piece.tokens
@@ -506,8 +597,10 @@ def fit_passages(
         head = units[piece.passage][0]
         if head.heading:
             take(head)
-        if piece.index > 0:
-            take(units[piece.passage][piece.index - 1])
+        # its neighbour before it, unless a heading: a table's column names' line repeats
+        # what every row it names says (48 tokens of it left a row 9, dev h705)
+        if piece.index > 0 and not (before := units[piece.passage][piece.index - 1]).heading:
+            take(before)
     fitted: list[Passage] = []
     for i, p in enumerate(passages):
         kept = [x for x in units[i] if (i, x.index) in chosen]

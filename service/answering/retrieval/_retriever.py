@@ -200,14 +200,14 @@ class Retriever:
                 own.append([h.chunk_id for h in self.keywords.search(question, pool, inside)])
             rankings += own
         mine = set(inside.document_ids) if inside is not None else set()  # named, or of the kind
-        by_name = mine if named.document_ids else set()
+        by_name = mine & named.by_reference() if named.document_ids else set()
         # A kind named alone ("the scanned page", "the recording"): the chunk of that kind the
         # question points at is kept however low its cosine (OCR of a page in six languages
         # scored 0.115 against "what percentage of e-mail is spam", 0.23 under the e-mail that
         # set the margin): the first of the dense search inside the kind, and the one holding
         # most of the question's words by ``lexical_scores`` (computed here: Postgres
         # ``ts_rank`` has no IDF and ranked another scan first where SQLite's BM25 did not).
-        kind_best = self._kind_best(question, own) if mine and not by_name else set()
+        kind_best = self._kind_best(question, own) if mine and not named.document_ids else set()
         fused = [cid for cid, _ in reciprocal_rank_fusion(rankings)][: max(k, pool)]
         if not fused:
             return []

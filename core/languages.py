@@ -136,6 +136,27 @@ def written_in(text: str, language: str) -> bool:
     return found is not None and found.name == language
 
 
+def language_of(text: str) -> str | None:
+    """The lingua name of the language ``text`` (a passage, best: a few sentences) is written
+    in ("FRENCH"), when the low-accuracy detector gives it at least ``SURE`` confidence; None
+    for fewer than ``MIN_LETTERS`` letters or no sure language. Addresses and file names
+    (``NO_LANGUAGE``) are left out first."""
+    text = NO_LANGUAGE.sub(" ", text)
+    if sum(c.isalpha() for c in text) < MIN_LETTERS:
+        return None
+    values = _detector().compute_language_confidence_values(text)
+    return values[0].language.name if values and values[0].value >= SURE else None
+
+
+def confirmed_language(text: str, language: str) -> str | None:
+    """``language`` when the high-accuracy detector over it and English reads ``text`` as it
+    (a low-accuracy guess checked again); else None."""
+    found = _confirmer(frozenset({language, "ENGLISH"})).detect_language_of(
+        NO_LANGUAGE.sub(" ", text)
+    )
+    return language if found is not None and found.name == language else None
+
+
 def holds_language(text: str, languages: Iterable[str]) -> bool:
     """True when a sentence or line of ``text`` is written in one of ``languages`` (lingua
     names)."""

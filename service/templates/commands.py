@@ -28,7 +28,8 @@ def _line(v: TemplateVersion) -> str:
 
 @click.group("templates")
 def templates() -> None:
-    """Versioned prompt templates (qa, summarize, translate, code, write, condense-question)."""
+    """Versioned prompt templates (qa, summarize, translate, code, write, condense-question,
+    translate-question, the wholedoc ones)."""
 
 
 @templates.command("list")

@@ -133,3 +133,27 @@ def test_wholedoc_summarise_v2_is_active_unless_the_user_chose_another(tmp_path:
         assert versions == ([1, 2, 3] if kept else [1, 2])
         assert templates.get("wholedoc-extract").version == 1  # unchanged by 0010
         db.dispose()
+
+
+def test_the_translate_question_template_is_seeded_unless_a_user_made_one(tmp_path: Path) -> None:
+    """0011 adds translate-question (version 1, the packaged default); a template of that name
+    a user made before is left as it is; downgrading removes only the seeded default."""
+    from service.templates.service import TemplateService
+
+    defaults = Path(__file__).resolve().parents[2] / "service/answering/prompting/defaults/0011"
+    packaged = (defaults / "translate-question.system.txt").read_text().removesuffix("\n")
+    for mine in (False, True):
+        url = f"sqlite:///{tmp_path / f'old-{mine}.db'}"
+        upgrade_to(url, "0010")
+        db = Database(url)
+        templates = TemplateService(db)
+        if mine:
+            templates.add_version("translate-question", "Mine: {{ language }}.", "{{ question }}")
+        db.migrate()
+        active = templates.get("translate-question")
+        assert active.system == ("Mine: {{ language }}." if mine else packaged), mine
+        assert [v.version for v in templates.versions("translate-question")] == [1]
+        command.downgrade(alembic_config(url), "0010")
+        names = {v.name for v in templates.active()}
+        assert ("translate-question" in names) is mine
+        db.dispose()

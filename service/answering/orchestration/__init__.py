@@ -7,8 +7,9 @@ and its replay's), ``restatement``, ``restating``, ``RESTATE_REMINDER`` and ``NO
 reply stating no fact asked once more, unable to cite: an answer's and its replay's); the
 answers table (``AnswerRecords``, ``AnswerRecordOut``); conversations (``ConversationStore``,
 ``ConversationOut``, ``MessageOut``); ``replay`` and ``ReplayResult``; voice questions
-(``VoiceService``, ``VoiceAnswer``). The HTTP controllers are ``service.answering.controllers``.
-The ``_modules`` are private.
+(``VoiceService``, ``VoiceAnswer``); the language a question is translated into before fitting
+passages in another (``passages_language``, ``language_label``). The HTTP controllers are
+``service.answering.controllers``. The ``_modules`` are private.
 """
 
 from service.answering.orchestration._conversations import (
@@ -16,6 +17,7 @@ from service.answering.orchestration._conversations import (
     ConversationStore,
     MessageOut,
 )
+from service.answering.orchestration._crosslingual import language_label, passages_language
 from service.answering.orchestration._records import AnswerRecordOut, AnswerRecords
 from service.answering.orchestration._replay import ReplayResult, replay
 from service.answering.orchestration._service import (
@@ -51,6 +53,8 @@ __all__ = [
     "VoiceAnswer",
     "VoiceService",
     "further_hops",
+    "language_label",
+    "passages_language",
     "prompt_timings",
     "replay",
     "restatement",

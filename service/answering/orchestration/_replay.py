@@ -74,6 +74,7 @@ def replay(
         service.retriever.embedder,
         slot.runtime.count_tokens,
         int(cfg.get("passage_tokens", 0)),  # answers recorded before the budget: whole
+        also=str(cfg.get("translated_question", "")),  # the translation it was fitted with
     )
     passages = found[: len(rec.retrieved)]
     prompt, messages = service.prompts.messages(

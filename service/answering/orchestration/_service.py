@@ -23,6 +23,7 @@ from service.answering.grounding import (
     states_nothing,
 )
 from service.answering.orchestration._conversations import ConversationStore
+from service.answering.orchestration._crosslingual import language_label, passages_language
 from service.answering.orchestration._records import AnswerRecords
 from service.answering.prompting import PromptAssembler, RenderedPrompt
 from service.answering.retrieval import (
@@ -54,6 +55,8 @@ MAX_PROMPTED_TURNS = 512
 #: one no passage can be cited for is flagged ``uncited``, as any reply). Replacing such a
 #: reply by the passages was tried: on the dev half it fired 11 times, 6 on right answers.
 RESTATE_REMINDER = "Write the answer as one full sentence taken from the passages."
+#: Tokens a question's translation is given at most (``_translated``).
+MAX_TRANSLATION_TOKENS = 160
 #: GBNF grammar of a reply without "[": no citation marker can start.
 NO_CITATION = "root ::= [^\\[]+"
 
@@ -151,6 +154,8 @@ class _Turn:
     prompt: RenderedPrompt
     messages: list[ChatMessage]
     filters: Filters
+    #: The question in its passages' language, when it was translated for fitting.
+    translated: str = ""
 
 
 def further_hops(
@@ -297,6 +302,28 @@ class AnswerService:
         standalone = text.strip().strip('"').splitlines()[0].strip() if text.strip() else ""
         return standalone or question
 
+    def _translated(
+        self,
+        slot: ModelSlot,
+        ticket: Ticket,
+        question: str,
+        passages: list[Passage],
+        stop: threading.Event,
+    ) -> str:
+        """``question`` translated by the model into the language its ``passages`` are written
+        in, for fitting to score their sentences against (``passages_language``); "" when
+        they are in the question's language, none is sure, or the model gave nothing."""
+        language = passages_language(question, passages)
+        if language is None:
+            return ""
+        llm = slot.runtime
+        limit = min(MAX_TRANSLATION_TOKENS, 2 * llm.count_tokens(question) + 16)
+        params = SamplingParams(0.0, 1.0, limit, self.settings.llm.seed)
+        messages = self.prompts.translate_question(question, language_label(language))
+        text = "".join(self.pool.generate(slot, ticket, messages, params, stop, release=False))
+        lines = [ln.strip().strip('"') for ln in text.strip().splitlines() if ln.strip()]
+        return lines[0] if lines else ""
+
     def _as_prompted(self, cid: int | None, turn: dict[str, str]) -> dict[str, str]:
         """A user turn of a conversation as its own answer's prompt had it (with its passages)
         when this process answered it, so the next prompt starts with the same tokens as the
@@ -363,17 +390,23 @@ class AnswerService:
             self.retriever, standalone, found, self.settings.retrieval.top_k, filters
         )
         searched = time.perf_counter()
+        found = merge_identical(found)
+        translated = self._translated(slot, ticket, standalone, found, stop)
+        after_translation = time.perf_counter()
         found = fit_passages(
             standalone,
-            merge_identical(found),
+            found,
             self.retriever.embedder,
             llm.count_tokens,
             self.settings.retrieval.passage_tokens,
+            also=translated,
         )
         prompt, messages, passages, used_history = self.prompts.fit(
             llm, template, None, standalone, found, history, params.max_tokens
         )
-        turn = _Turn(question, standalone, used_history, passages, prompt, messages, filters)
+        turn = _Turn(
+            question, standalone, used_history, passages, prompt, messages, filters, translated
+        )
         if cid is not None:
             self._prompted[(cid, question)] = prompt.user
             while len(self._prompted) > MAX_PROMPTED_TURNS:
@@ -383,8 +416,10 @@ class AnswerService:
             "condense_s": round(condensed - started, 4),
             "retrieval_s": round(retrieved - condensed, 4),
             "search_s": round(searched - condensed, 4),
-            "fit_s": round(retrieved - searched, 4),
+            "fit_s": round(retrieved - after_translation, 4),
         }
+        if translated:
+            steps["translate_s"] = round(after_translation - searched, 4)
         ticket.stats.retrieval_s = round(retrieved - condensed, 4)
         ticket.stats.condense_s = steps["condense_s"]
         yield Event("sources", {"sources": [p.as_dict() for p in passages]})
@@ -529,6 +564,7 @@ class AnswerService:
                 "method": "hybrid",
                 "collection": turn.filters.collection,
                 "speakers": list(turn.filters.speakers),
+                **({"translated_question": turn.translated} if turn.translated else {}),
             },
             history=turn.history,
             retrieved=[

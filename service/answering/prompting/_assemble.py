@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 #: Turns of history kept at most before the token budget is applied.
 MAX_HISTORY_TURNS = 12
+#: The template translating a question into its passages' language before fitting.
+TRANSLATE_QUESTION = "translate-question"
 
 
 class Templates(Protocol):
@@ -119,6 +121,16 @@ class PromptAssembler:
             else:
                 what = "the question with the best passage" if passages else "the question"
                 raise overflow(llm, used, max_tokens, what)
+
+    def translate_question(self, question: str, language: str) -> list[ChatMessage]:
+        """The translate-question prompt (its active version) of ``question`` into ``language``
+        (as a prompt writes it: "French"), as messages."""
+        variables = {**self.variables(question, [], []), "language": language}
+        prompt = self.templates.render(TRANSLATE_QUESTION, variables)
+        return [
+            {"role": "system", "content": prompt.system},
+            {"role": "user", "content": prompt.user},
+        ]
 
     def condense(
         self, llm: LLMRuntime, question: str, history: list[dict[str, str]], max_tokens: int

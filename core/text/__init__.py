@@ -29,8 +29,8 @@ Public:
   ``stems``; British and American spellings as one ``american`` and the content stems two
   texts share ``content_stems``;
 - names and numbers a text states and whether another holds them: ``fold``, ``repair``
-  (mojibake: "1991â€“92"), ``claims``, ``names_in``, ``holds_all``, ``present``,
-  ``asked_numbers``, e-mail and web addresses ``ADDRESS``.
+  (mojibake: "1991â€“92"), ``claims``, ``names_in``, ``holds_all``, ``present``, a name one
+  letter off ``present_misspelt``, ``asked_numbers``, e-mail and web addresses ``ADDRESS``.
 
 The modules behind them (``_decline``, ``_citations``, ``_sentences``, ``_numbers``,
 ``_words``, ``_claims``, ``_spelling``, ``_script``) are private.
@@ -54,6 +54,7 @@ from core.text._claims import (
     holds_figure,
     names_in,
     present,
+    present_misspelt,
     repair,
 )
 from core.text._dates import DATE, DAY_OF_MONTH, asked_months, dates, holds_month, month_number
@@ -165,6 +166,7 @@ __all__ = [
     "number_key",
     "number_keys",
     "present",
+    "present_misspelt",
     "ranges",
     "repair",
     "spelled_out",

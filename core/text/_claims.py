@@ -150,6 +150,34 @@ def present(claim: str, haystack: str) -> bool:
     return number_key(folded) in number_keys(haystack)
 
 
+#: A name of at least this many letters is the same name with one letter wrong.
+MISSPELT_MIN = 8
+
+
+def one_edit(a: str, b: str) -> bool:
+    """True when ``a`` and ``b`` differ by exactly one letter changed, added or dropped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    i = next(
+        (k for k, (x, y) in enumerate(zip(short, long[: len(short)], strict=True)) if x != y),
+        len(short),
+    )
+    return short[i:] == long[i + 1 :]
+
+
+def present_misspelt(claim: str, haystack: str) -> bool:
+    """True when ``claim``, one word of at least ``MISSPELT_MIN`` letters, is one edit from a
+    word of the folded ``haystack``: the same name, one of the two misspelt ("Penitenciarul"
+    asked, "Penetenciarul" in the procurement sheet: held-out dev h705)."""
+    folded = fold(claim)
+    if len(folded) < MISSPELT_MIN or not folded.isalpha():
+        return False
+    return any(one_edit(folded, w) for w in set(WORD.findall(haystack)))
+
+
 def asked_numbers(question: str) -> list[str]:
     """The numbers a question asks about that any passage answering it must hold: runs of two or
     more digits standing alone ("in 2027", "sample W-09"), not ordinals or decades ("17th",

@@ -330,3 +330,24 @@ def test_a_value_from_a_row_that_fails_the_questions_condition_is_unbound() -> N
     assert not check("Its inference time was 1.22 [1].", passages, question=in_2023).unbound
     prose = {1: "With 8 encoder layers the model ran in 1.22 seconds."}
     assert not check("It took 1.22 seconds [1].", prose, question=asked).unbound
+
+
+def test_a_name_misspelt_by_one_letter_is_the_name_the_passage_holds() -> None:
+    """Dev h705: the procurement sheet writes "Penetenciarul 11 Bălţi", the question
+    "Penitenciarul"; the reply was replaced by "No passage mentions Penitenciarul". A name of
+    eight letters or more one edit from a passage's word is that word misspelt; a shorter one,
+    or one two edits off, is still unmentioned."""
+    row = {
+        1: "Autoritatea contractantă: Penetenciarul 11 Bălţi | Operator economic: Lukoil "
+        "Moldova | obiect de achiziţie: produse petroliere | Suma contractului MDL: 63949"
+    }
+    question = "What did Penitenciarul 11 Bălţi buy from Lukoil Moldova?"
+    said = "Penitenciarul 11 Bălţi bought petroleum products (produse petroliere) [1]."
+    assert check(said, row, question=question).unmentioned == []
+    far = question.replace("Penitenciarul", "Penitenciarol")  # two letters off
+    assert check(said.replace("Penitenciarul", "Penitenciarol"), row, question=far).unmentioned
+    assert check(
+        "Lukoiv sold fuel [1].",
+        {1: "Lukoil Moldova sold fuel."},
+        question=("What did Lukoiv sell?"),
+    ).unmentioned == ["Lukoiv"]

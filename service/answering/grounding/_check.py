@@ -37,6 +37,7 @@ from core.text import (
     latin_share,
     names_in,
     present,
+    present_misspelt,
 )
 from service.answering.grounding._numbers import near_misses, unbound
 from service.answering.grounding._references import languages_held, references
@@ -441,7 +442,10 @@ def check(
     found = [
         c
         for c in dict.fromkeys(stated)
-        if fold(c) in asked and fold(c) not in named and not present(c, scoped)
+        if fold(c) in asked
+        and fold(c) not in named
+        and not present(c, scoped)
+        and not present_misspelt(c, scoped)  # "Penitenciarul" of "Penetenciarul": dev h705
     ]
     for number in asked_numbers(question):  # "in 2027": no passage can answer for that year
         if not present(number, scoped) and not any(number in n for n in named):

@@ -283,6 +283,15 @@ def test_a_wide_row_keeps_its_label_and_the_cells_the_question_names(embedder: E
     # no cell past the label names anything asked: the row as it is
     plain = "Office: Leeds | Start year: 2019 | Staff: 12"
     assert narrow_row(plain, "Who founded the company?") == plain
+    # a year the question asks about names its column though another header holds more of
+    # its words (batch 8 dev h810: a 10-K's table, its header row read into the cells)
+    riders = (
+        "Three Months Ended December 31 | 2021: 18,728 | 2020 (in thousands,: 12,552 | Active "
+        "Riders 2019 except for dollar amounts: 22,905 | 2019 to 2020 % Change: (45.2)%"
+    )
+    asked = "How many Active Riders did Lyft have in the three months ended December 31, 2021?"
+    assert "2021: 18,728" in narrow_row(riders, asked), narrow_row(riders, asked)
+    assert "2021: 18,728" not in narrow_row(riders, asked.replace("2021", "2019"))
 
 
 BILL = (

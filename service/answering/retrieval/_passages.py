@@ -30,7 +30,7 @@ import numpy as np
 
 from core.embedder import Embedder
 from core.keywords.base import query_terms
-from core.text import ENDS_CLAUSE, NUMERIC_CELL
+from core.text import ENDS_CLAUSE, FIGURE, NUMERIC_CELL, asked_numbers
 from core.text import stems as stem_words
 from service.answering.retrieval._languages import in_named_languages
 from service.answering.retrieval._lexical import lexical_scores, stems_of
@@ -241,10 +241,12 @@ def narrow_row(row: str, question: str) -> str:
     """A table row written with its headers cut to its label (its leading cells of words, at
     most ``LABEL_CELLS``: what the row is about), the cells whose header holds the most of the
     question's words and numbers (stemmed; all but one of the most, when that is three or more),
-    the cells whose value holds any, and, when none of those is a figure, the row's figures if
-    at most ``LABEL_CELLS`` ("What was the
-    NYMEX 10-Day High for January 2002?": "NYMEX Month: 10-Day High | December 2001: 3.339 |
-    January 2002: 3.464 | ..." -> "NYMEX Month: 10-Day High | … | January 2002: 3.464 | …";
+    the cells whose value holds any, those whose header holds a number the question asks
+    about when no header chosen holds one ("2021: 18,728" for "... ended December 31, 2021?"),
+    and, when none of those is a figure, the row's figures if at most ``LABEL_CELLS`` ("What
+    was the NYMEX 10-Day High for January 2002?": "NYMEX Month: 10-Day High | December 2001:
+    3.339 | January 2002: 3.464 | ..." -> "NYMEX Month: 10-Day High | … | January 2002: 3.464 |
+    …";
     "In which city is the customer who works for Murillo-Perry?" keeps "City: ..." and
     "Company: Murillo-Perry"). Unchanged when no later cell holds any of them, or when every
     cell would be kept."""
@@ -266,6 +268,14 @@ def narrow_row(row: str, question: str) -> str:
         for i, (n, (_, value)) in enumerate(zip(by_header, pairs, strict=True))
         if (best and n >= enough) or stems_of(value) & asked
     ]
+    # no header chosen holds a number the question asks about: those that do name their
+    # columns too ("2021: 18,728" of "... in the three months ended December 31, 2021?" beside
+    # "Active Riders 2019 ...: 22,905", which holds two of its words: batch 8 dev h810), not
+    # when one chosen does ("January 2002", not every month of 2002: dev h171)
+    numbers = set(asked_numbers(question))
+    dated = [bool(set(FIGURE.findall(header)) & numbers) for header, _ in pairs]
+    if not any(dated[i] for i in chosen):
+        chosen = sorted({*chosen, *(i for i, held in enumerate(dated) if held)})
     # no figure among the cells chosen: the question named the row by its values, not the
     # column it asks for ("how much was the Medec Service contract ... worth?" of "Suma
     # contractului MDL (cu TVA): 56669.83", dev h706), so the row's figures, when few, come too

@@ -1,7 +1,7 @@
-"""Which language a text is written in, and which languages a question names as the part of a
-text to read ("the German part of the recording", "the Portuguese sentence of the scan", "in
-French"), by lingua (``lingua-language-detector``: n-gram models inside its wheel, nothing
-downloaded).
+"""Which language a text is written in (``written_in``, ``language_of``,
+``confirmed_language``), and which languages a question names as the part of a text to read
+("the German part of the recording", "the Portuguese sentence of the scan", "in French"), by
+lingua (``lingua-language-detector``: n-gram models inside its wheel, nothing downloaded).
 
 The detector knows every language lingua does (75) and runs in its low-accuracy mode: ~40 MiB
 resident and ~1 ms a sentence here, against ~450 MiB and a 6 s first call for the high-accuracy

@@ -459,7 +459,9 @@ class DocumentNames:
     def named(self, question: str) -> Named:
         """The documents ``question`` names by the words of their file name (at least
         ``MIN_SHARE`` of them, each shared by at most ``MAX_SHARING`` documents; the largest
-        share wins; among the documents of the kind it names, if any), and the kinds it names."""
+        share wins; among the documents of the kind it names, if any), and the kinds it names.
+        A one-word name the question uses as a topic word only is named ``TOPIC`` (see
+        ``Named.by_reference``)."""
         words = _words(question)
         referenced = _referenced(question)
         kinds = {e for w in kinds_named(question) for e in KINDS[w]}

@@ -30,7 +30,15 @@ from typing import Any
 from core import catalogue
 from core.db.session import Database
 from core.filters import Filters
-from core.text import CALENDAR_WORDS, DAY_OF_MONTH, STOP_WORDS, dates, fold, month_number
+from core.text import (
+    CALENDAR_WORDS,
+    DAY_OF_MONTH,
+    STOP_WORDS,
+    dates,
+    fold,
+    month_number,
+    names_in,
+)
 
 #: Words naming a kind of document, and the file extensions of that kind.
 KINDS: dict[str, frozenset[str]] = {
@@ -390,17 +398,15 @@ def _share(
 
 #: How a document named by a one-word file name the question uses as a topic word is named.
 TOPIC = "topic word"
-#: A word written as a name: capitalised after a sentence's first word ("at Roller"), or a
-#: file's name with its extension ("rom.xls").
-_CAPITALISED = re.compile(r"(?<=[\w,;:)'\"’”] )[A-Z][\w-]*")
+#: A file's name with its extension written in a question ("rom.xls").
 _FILE_NAME = re.compile(r"\b[\w.-]+\.[A-Za-z][A-Za-z0-9]{1,4}\b")
 
 
 def proper_words(question: str) -> frozenset[str]:
-    """The folded words ``question`` writes as names (``_CAPITALISED``, ``_FILE_NAME``), their
-    singulars too: "What did I buy at Roller?" -> {"roller"}."""
-    found = [m.group() for m in _CAPITALISED.finditer(question)]
-    found += [m.group() for m in _FILE_NAME.finditer(question)]
+    """The folded words ``question`` writes as names: its names (``names_in``: capitalised,
+    not opening a sentence, not common words: "at Roller") and file names with their extension
+    (``_FILE_NAME``), their singulars too: "What did I buy at Roller?" -> {"roller"}."""
+    found = [*names_in(question), *(m.group() for m in _FILE_NAME.finditer(question))]
     words = {w for text in found for w in _PIECE.findall(fold(text))}
     return frozenset(words | {one for w in words if (one := _singular(w))})
 

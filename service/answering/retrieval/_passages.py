@@ -39,6 +39,7 @@ from service.answering.retrieval._rows import (
     CELL_GAP,
     carries_headers,
     is_cells_line,
+    is_row,
     value_named_rows,
 )
 from service.answering.retrieval._sentences import GAP, split_sentences
@@ -348,7 +349,7 @@ def focus_rows(passage: Passage, question: str) -> Passage:
     if not rows_carry_headers(passage):  # a sheet, or rows of an HTML table among prose
         return passage
     lines = passage.text.splitlines()
-    rows = [k for k, ln in enumerate(lines) if CELL_GAP in ln and ": " in ln]
+    rows = [k for k, ln in enumerate(lines) if is_row(ln)]
     named = value_named_rows(lines, question)
     if "rows" not in passage.provenance:
         named |= _counted_rows(lines, rows, rows_numbered(question))
@@ -386,17 +387,12 @@ def _leading_cells(
     return None
 
 
-def _is_row(text: str) -> bool:
-    """True for a table row that names its columns ("Team: Leafs | Cups: 13")."""
-    return CELL_GAP in text and ": " in text
-
-
 def _named_rows(pieces: list[_Piece]) -> list[_Piece]:
     """Of a table passage cut to the rows the question names (``focus_rows``), its rows: the
     piece it keeps, not its title line, however that scores (held-out dev h405: "Table 2-1.
     Simulated fuel savings ..." was kept and the "Cycle Name: 2012_2" row asked about was not);
     all ``pieces`` when none is a row."""
-    rows = [x for x in pieces if _is_row(x.text)]
+    rows = [x for x in pieces if is_row(x.text)]
     return rows or pieces
 
 
@@ -503,8 +499,8 @@ def fit_passages(
                 narrowed |= {i} if any(cut) else set()
         else:  # sentences, and the rows a page's table left among them, each a unit
             parts = []
-            for block, is_row in _rows_and_prose(p.text):
-                if not is_row:
+            for block, cells_line in _rows_and_prose(p.text):
+                if not cells_line:
                     parts.extend(split_sentences(block))
                 elif wide(block):
                     parts.append(narrow_row(block, asked))
@@ -521,7 +517,7 @@ def fit_passages(
             # a table chunk opens with its title line ("Sheet1 (rows 608-610)", a sheet's
             # title row), however long: it comes with a row, never instead of one (four
             # 33-token titles of one sheet took the budget from their rows, dev h424)
-            pieces[0].title = not _is_row(pieces[0].text)
+            pieces[0].title = not is_row(pieces[0].text)
             pieces[0].heading |= pieces[0].title
             # the column names' line ("Code | Description | KYC Status") is no row: every row
             # names its columns, so it never is a passage's best piece (held-out batch 5 dev

@@ -27,6 +27,11 @@ def _named_values(row: str) -> list[str]:
     ]
 
 
+def is_row(line: str) -> bool:
+    """True for a table row that names its columns ("Team: Leafs | Cups: 13")."""
+    return CELL_GAP in line and ": " in line
+
+
 def value_named_rows(lines: list[str], question: str) -> set[int]:
     """Indexes into ``lines`` of the rows (lines with cells naming their columns) that
     ``question`` names by one of their values, matched whole and case-folded."""
@@ -34,8 +39,7 @@ def value_named_rows(lines: list[str], question: str) -> set[int]:
     return {
         k
         for k, line in enumerate(lines)
-        if CELL_GAP in line
-        and ": " in line
+        if is_row(line)
         and any(re.search(rf"\W{re.escape(fold(v))}\W", asked) for v in _named_values(line))
     }
 

@@ -9,36 +9,45 @@ question than the sentences around it (held-out dev h623)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from core.text import DAY_OF_MONTH, dates
+from core.text import ADDRESS, DAY_OF_MONTH, dates
 
 #: A date written in figures: "01.07.2020", "9/7/15", "2015-07-09".
 _NUMERIC_DATE = re.compile(
     r"(?<![\w.])(?:\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}-\d{2}-\d{2})(?![\w])"
 )
 
-#: What a question asking for the shape says, and what a text holding one of that shape holds.
-_SHAPES: dict[str, tuple[re.Pattern[str], re.Pattern[str] | None]] = {
-    "e-mail address": (
-        re.compile(r"\be-?mail\s+address(?:es)?\b", re.IGNORECASE),
-        re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
-    ),
+
+def _holds_date(text: str) -> bool:
+    """A date in words or figures ("July 9, 2015", "9 July", "09/07/2015")."""
+    return bool(dates(text) or DAY_OF_MONTH.search(text) or _NUMERIC_DATE.search(text))
+
+
+def _holds_email(text: str) -> bool:
+    """An e-mail address (core.text's ``ADDRESS``, the one with an "@")."""
+    return any("@" in m.group() for m in ADDRESS.finditer(text))
+
+
+#: What a question asking for the shape says, and whether a text holds one of that shape.
+_SHAPES: dict[str, tuple[re.Pattern[str], Callable[[str], object]]] = {
+    "e-mail address": (re.compile(r"\be-?mail\s+address(?:es)?\b", re.IGNORECASE), _holds_email),
     "phone number": (
         re.compile(
             r"\b(?:(?:tele)?phone|mobile|cell|fax)(?:\s+|-)(?:numbers?|no\.?)", re.IGNORECASE
         ),
-        re.compile(r"(?<![\w.])\+?\(?\d[\d ()/.-]{6,}\d(?![\w.])"),
+        re.compile(r"(?<![\w.])\+?\(?\d[\d ()/.-]{6,}\d(?![\w.])").search,
     ),
     "web address": (
         re.compile(r"\b(?:web\s?site|web\s+address|url|home\s?page)s?\b", re.IGNORECASE),
         re.compile(
             r"(?:https?://|www\.)\S+|\b[\w-]+\.(?:com|org|net|edu|gov|io|info|[a-z]{2})/?(?!\w)",
             re.IGNORECASE,
-        ),
+        ).search,
     ),
     "percentage": (
         re.compile(r"\bper\s?cent(?:age)?s?\b|%", re.IGNORECASE),
-        re.compile(r"\d\s?%|\bper\s?cent\b", re.IGNORECASE),
+        re.compile(r"\d\s?%|\bper\s?cent\b", re.IGNORECASE).search,
     ),
     "money": (
         re.compile(
@@ -50,11 +59,11 @@ _SHAPES: dict[str, tuple[re.Pattern[str], re.Pattern[str] | None]] = {
         re.compile(
             r"[$€£¥₹]\s?\d|\d\s?(?:[$€£¥₹]|(?:EUR|USD|CHF|GBP|CAD|AUD|INR|MDL|JPY)\b)|"
             r"\b(?:EUR|USD|CHF|GBP|CAD|AUD|INR|MDL|JPY|Rs\.?)\s?\d",
-        ),
+        ).search,
     ),
     "year": (
         re.compile(r"\b(?:what|which)\s+year\b", re.IGNORECASE),
-        re.compile(r"(?<!\d)(?:1[5-9]|20)\d\d(?!\d)"),
+        re.compile(r"(?<!\d)(?:1[5-9]|20)\d\d(?!\d)").search,
     ),
     "date": (
         re.compile(
@@ -62,7 +71,7 @@ _SHAPES: dict[str, tuple[re.Pattern[str], re.Pattern[str] | None]] = {
             r"|were|will)\b",
             re.IGNORECASE,
         ),
-        None,  # ``_holds_date``
+        _holds_date,
     ),
 }
 
@@ -75,10 +84,4 @@ def asked_shapes(question: str) -> list[str]:
 
 def holds_shape(text: str, shape: str) -> bool:
     """True when ``text`` holds a value of ``shape`` (an ``asked_shapes`` name)."""
-    held = _SHAPES[shape][1]
-    return _holds_date(text) if held is None else bool(held.search(text))
-
-
-def _holds_date(text: str) -> bool:
-    """A date in words or figures ("July 9, 2015", "9 July", "09/07/2015")."""
-    return bool(dates(text) or DAY_OF_MONTH.search(text) or _NUMERIC_DATE.search(text))
+    return bool(_SHAPES[shape][1](text))

@@ -194,8 +194,9 @@ def _captioned(rows: list[list[str]]) -> list[str]:
 
 
 _YEAR = re.compile(r"(19|20)\d\d")
-#: Rows held back while a sheet's header block is not yet settled (title and header rows).
-MAX_PENDING = 6
+#: Rows held back while a sheet's header block is not yet settled (title rows, header rows and
+#: the row labels between the header and the first values: ONS's Table A holds eight).
+MAX_PENDING = 12
 #: Header rows read together above a table (a caption row such as "In millions of CHF ...
 #: January–June 2023" above the column names; ONS's "All Visits" over "North America" over
 #: "European Union" over "NSA").
@@ -275,8 +276,9 @@ def combined_header(rows: list[list[str]]) -> list[str]:
     return [n or f"column {i}" for i, n in enumerate(names, start=1)]
 
 
-#: One-cell rows between rows of values that retitle the rows below them, at most.
-MAX_RETITLE_ROWS = 2
+#: One-cell rows between rows of values that retitle the rows below them, at most (ONS's
+#: "Not seasonally adjusted", "Current account", "Trade in goods and services").
+MAX_RETITLE_ROWS = 3
 
 
 def _retitles(held: list[tuple[int, list[str]]]) -> bool:
@@ -314,7 +316,8 @@ def table_sections(
     first row of values are one header (:func:`combined_header`: "Sales (a), January–June 2023"),
     but for rows of lower-case words above the last (notes written over the sheet: its title);
     a header block again after values opens the next table of the sheet (two years stacked), and
-    one or two one-cell rows between rows of values retitle the rows below (the sheet's next
+    one to three one-cell rows between rows of values, or between the header and the first values,
+    retitle the rows below (the sheet's next
     table under the same header: "Lectura", then "Matemática"; the last title rows replaced).
     Without rows of values the first non-empty row is the header. Provenance is
     ``{"sheet": name, "rows": "first-last"}`` in the numbering a spreadsheet shows.
@@ -367,6 +370,16 @@ def table_sections(
         """Read the held-back rows: a header block when values follow it, else plain rows."""
         nonlocal header, header_rows, title, titles, pending, group
         held, pending = pending, []
+        labels: list[tuple[int, list[str]]] = []
+        if values:
+            # one-cell rows between a header block and the values label the rows below them
+            # (ONS's years over quarters, then "Seasonally adjusted", "Current account"): set
+            # aside while the header is looked for above them, they title the rows below
+            cut = len(held)
+            while cut > 0 and len(held) - cut < MAX_RETITLE_ROWS and _retitles(held[cut - 1 :]):
+                cut -= 1
+            if 0 < cut < len(held) and _filled(held[cut - 1][1]) >= 2:
+                held, labels = held[:cut], held[cut:]
         names = len(held)
         while (
             names > 0
@@ -380,6 +393,7 @@ def table_sections(
             values and block and (header is None or any(_repeats(c, header_rows) for c in block))
         )
         if not opens:
+            held += labels
             if values and header is not None and _retitles(held):
                 # a one-cell row between rows of values names the rows below it: the sheet's
                 # next table under the same header ("Matemática" after "Lectura")
@@ -401,10 +415,10 @@ def table_sections(
             before = before[cut:]
         flush()
         if first_table:
-            titles = [c for _, cells in before for c in cells if c] or titles
+            titles = [c for _, cells in before + labels for c in cells if c] or titles
             title = " ".join(titles)
-        elif before:
-            retitle(before)
+        elif before or labels:
+            retitle(before + labels)
         header_rows = block
         header = combined_header(block)
         group = ""

@@ -241,3 +241,47 @@ def test_a_sum_row_under_a_group_is_not_given_the_groups_name() -> None:
     text = "\n".join(s.text for s in table_sections("Visits", _rows(rows)))
     assert "Year: 2015 | Month: May | Visits: 3560" in text
     assert "Month: Total | Visits: 6700" in text and "Year: 2015 | Month: Total" not in text
+
+
+# ONS's balance of payments Table A (held-out batch 8 dev h816): title rows, a units cell, the
+# years on one row over the quarters on the next, then row labels on rows of their own
+# ("Seasonally adjusted", "Current account", ...) before the first values, and again before the
+# not seasonally adjusted rows.
+BALANCES = [
+    (1, ["A", "Summary of balance of payments"]),
+    (2, ["", "Balances (net transactions)"]),
+    (3, ["", "", "", "", "", "£ million"]),
+    (4, ["", "", "", "2019", "2019", "2020"]),
+    (5, ["", "", "", "", "Q4", "Q1"]),
+    (7, ["", "Seasonally adjusted"]),
+    (9, ["", "Current account"]),
+    (10, ["", "Trade in goods and services"]),
+    (11, ["", "Trade in goods", "BOKI", "-129457", "-15431", "-29315"]),
+    (12, ["", "Trade in services", "IKBD", "105470", "23782", "28114"]),
+    (15, ["", "Primary income"]),
+    (16, ["", "Compensation of employees", "IJAJ", "-749", "-216", "-42"]),
+    (31, ["", "Not seasonally adjusted"]),
+    (33, ["", "Current account"]),
+    (34, ["", "Trade in goods and services"]),
+    (35, ["", "Trade in goods", "LQCT", "-129457", "-15188", "-30036"]),
+]
+
+
+def test_years_over_quarters_with_row_labels_between_header_and_values() -> None:
+    """The two header rows were read as plain rows and the title row as the header ("A |
+    Summary of balance of payments | column 3 ..."): no value was under its year and quarter,
+    and "Seasonally adjusted" was a row, not the title of the rows below it."""
+    texts = [s.text for s in table_sections("Table A", BALANCES)]
+    goods = [t for t in texts if "Trade in goods |" in t]
+    assert len(goods) == 2, texts
+    seasonal, unadjusted = goods
+    assert seasonal.splitlines()[0] == (
+        "Table A: A Summary of balance of payments Balances (net transactions) £ million "
+        "Seasonally adjusted Current account Trade in goods and services (rows 11-12)"
+    )
+    assert seasonal.splitlines()[1] == "column 1 | column 2 | column 3 | 2019 | Q4, 2019 | Q1, 2020"
+    assert "Q1, 2020: -29315" in seasonal and "Q4, 2019: -15431" in seasonal
+    assert "Not seasonally adjusted Current account Trade in goods" in unadjusted.splitlines()[0]
+    assert "Q1, 2020: -30036" in unadjusted
+    primary = next(t for t in texts if "Compensation of employees" in t)
+    assert "Seasonally adjusted Current account Primary income" in primary.splitlines()[0]

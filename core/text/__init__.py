@@ -19,7 +19,8 @@ Public:
   a cell's amount ``cell_amount`` ("$12.5M"), whether a text gives a figure in digits or words
   ``holds_figure`` (``FIGURE_WORDS``: "twice", "none"),
   ``number_key`` and ``number_keys`` (other locales' separators: "2,32,822", "1.234,5",
-  "3'949.75"), year ranges and seasons ``YEAR_RANGE``, ``ranges`` ("1991–92", "2021/22"),
+  "3'949.75"), in words in eight languages ``worded_number_keys`` ("twenty", "vingt"), year
+  ranges and seasons ``YEAR_RANGE``, ``ranges`` ("1991–92", "2021/22"),
   ``DASHES``, years ``YEAR``; calendar dates ``DATE``, ``dates``, a month and day ``DAY_OF_MONTH``,
   ``month_number``, the months a question asks for ``asked_months`` and whether a text names
   one ``holds_month``;
@@ -73,6 +74,7 @@ from core.text._numbers import (
     number_key,
     number_keys,
     ranges,
+    worded_number_keys,
 )
 from core.text._script import LATIN, latin_share
 from core.text._sentences import (
@@ -173,4 +175,5 @@ __all__ = [
     "split_sentences",
     "stem",
     "stems",
+    "worded_number_keys",
 ]

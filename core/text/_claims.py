@@ -22,6 +22,7 @@ from core.text._numbers import (
     YEAR_RANGE,
     number_key,
     number_keys,
+    worded_number_keys,
     year_range,
 )
 from core.text._sentences import SENTENCE_OR_LINE_GAP
@@ -138,7 +139,8 @@ def holds_figure(text: str) -> bool:
 def present(claim: str, haystack: str) -> bool:
     """True when ``claim`` is in the folded ``haystack``; a number also with its commas dropped,
     or written another way (``number_key``: "2,32,822" is "232822", "1.234,5" is "1234.5", the
-    season "1991–92" is "1991-1992" and "1991/92")."""
+    season "1991–92" is "1991-1992" and "1991/92"), or in words (``worded_number_keys``: "20"
+    is in "twenty years" and in "vingt ans")."""
     folded = fold(claim)
     if folded in haystack:
         return True
@@ -147,7 +149,8 @@ def present(claim: str, haystack: str) -> bool:
         return True
     if not (NUMBER.fullmatch(folded) or YEAR_RANGE.fullmatch(folded)):
         return False
-    return number_key(folded) in number_keys(haystack)
+    key = number_key(folded)
+    return key in number_keys(haystack) or key in worded_number_keys(haystack)
 
 
 #: A name of at least this many letters is the same name with one letter wrong.

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from text_to_num import alpha2digit
+
 #: Characters that part digit groups when exactly three digits follow: an apostrophe (Swiss
 #: "3'949.75", "3`949.75" as OCR reads it), a no-break or thin space ("12 500").
 _GROUP = "'`’\u00a0\u202f\u2009"
@@ -90,6 +92,25 @@ def number_keys(text: str) -> frozenset[str]:
     for _, first, last in ranges(text):
         keys.update((f"{first}-{last}", str(first), str(last)))
     return frozenset(keys)
+
+
+#: The languages whose number words are read (those text2num's ``alpha2digit`` reads).
+NUMBER_WORD_LANGUAGES = ("en", "fr", "es", "de", "it", "pt", "nl", "da")
+
+
+@lru_cache(maxsize=256)
+def worded_number_keys(text: str) -> frozenset[str]:
+    """The ``number_key`` of every number ``text`` writes in words, in any language of
+    ``NUMBER_WORD_LANGUAGES`` ("he waited twenty years" and "cela faisait vingt ans" give "20",
+    "fifteen hundred dollars" "1500"); words below ten stay words ("one of them"). From
+    text2num's ``alpha2digit`` (allo-media/text2num), run once per language over the text;
+    numbers written in digits are left to ``number_keys``."""
+    keys: set[str] = set()
+    for language in NUMBER_WORD_LANGUAGES:
+        converted = alpha2digit(text, language)
+        if converted != text:
+            keys |= number_keys(converted)
+    return frozenset(keys - number_keys(text))
 
 
 #: A table cell that is a number: a sign or "(", a currency, digits with separators, a "%".

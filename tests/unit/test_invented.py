@@ -41,3 +41,18 @@ def test_review_replaces_an_answer_with_an_invented_number() -> None:
     question = "In what year was the St. Moritz bob-run first built?"
     shown, verdict = review("[1] It was first built in 1894.", [passage], question=question)
     assert shown.startswith(NOT_VERIFIED) and verdict.invented == ["1894"]
+
+
+def test_a_number_the_passage_writes_in_words_is_held_in_any_of_its_languages() -> None:
+    """The bundled model answers "20" from "vingt ans" (a French recording's transcript) and
+    "20 years" from "twenty years": both were replaced as invented numbers."""
+    cases = {
+        "He had waited 20 years [1].": "He had waited twenty years for the letter.",
+        "It cost 1500 dollars [1].": "It cost fifteen hundred dollars.",
+        "Cela faisait 20 ans [1].": "Cela faisait alors vingt ans que je vivais ici.",
+        "Es dauerte 30 Jahre [1].": "Es dauerte dreißig Jahre.",
+        "Sono passati 21 anni [1].": "Sono passati ventuno anni.",
+    }
+    for answer, passage in cases.items():
+        assert invented(answer, [passage]) == [], answer
+    assert invented("He had waited 30 years [1].", [cases["He had waited 20 years [1]."]]) == ["30"]

@@ -7,8 +7,9 @@ one line per row."""
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from core.errors import LoaderError
@@ -203,17 +204,73 @@ MAX_PENDING = 12
 MAX_HEADER_ROWS = 4
 
 
+#: The widest step between the years of a row of years read as a header (2000, 2005, 2010).
+MAX_YEAR_STEP = 5
+
+
 def _numeric(cell: str) -> bool:
     return bool(cell) and NUMERIC_CELL.fullmatch(cell.replace("\u2212", "-")) is not None
 
 
 def data_like(cells: list[str]) -> bool:
     """A row holding values: some cell is a number, unless every number is a year under an
-    empty first cell (a header row " | 2023 | 2022")."""
+    empty first cell (a header row " | 2023 | 2022") or every number is a year of a run of three
+    or more years in steps of at most ``MAX_YEAR_STEP`` ("Descripción | 2004 | 2005 | ... |
+    2013" over a GDP sheet's quarter columns; not "Bach | 1685 | 1750", a row of values)."""
     numbers = [c for c in cells if _numeric(c)]
-    if not numbers:
-        return False
-    return not (not cells[0] and all(_YEAR.fullmatch(c) for c in numbers))
+    if not numbers or not all(_YEAR.fullmatch(c) for c in numbers):
+        return bool(numbers)
+    years = [int(c) for c in numbers]
+    distinct = list(dict.fromkeys(years))
+    steps = {b - a for a, b in itertools.pairwise(distinct)}
+    run = len(distinct) >= 3 and years == sorted(years) and len(steps) == 1
+    return not (not cells[0] or (run and max(steps) <= MAX_YEAR_STEP))
+
+
+#: A merged range: (first row, last row, first column, last column), numbered from 1, inclusive.
+Merge = tuple[int, int, int, int]
+
+
+def spread_merged(
+    rows: Iterable[tuple[int, list[str]]], merges: Iterable[Merge]
+) -> Iterator[tuple[int, list[str]]]:
+    """``rows`` (row number, cells) with each merged cell's text given to every column it spans
+    in a row of names (a year over its five quarter columns, "All Visits" over its three, for
+    ``combined_header``) and to every row of a merge one column wide (a group's name beside its
+    rows); a merged note across a row of values stays in its first cell, and so does a merge
+    from the first column or the only text of its row (a title or a caption over the table: "In
+    millions of CHF", "Segundo grado de secundaria" name none of the columns they span). Rows
+    are read in order, a merge's text taken from its first row."""
+    by_row: dict[int, list[Merge]] = {}
+    for merge in merges:
+        for number in range(merge[0], merge[1] + 1):
+            by_row.setdefault(number, []).append(merge)
+    anchors: dict[tuple[int, int], str] = {}
+    for number, cells in rows:
+        spans = by_row.get(number, ())
+        for top, _, left, _ in spans:
+            if number == top and left <= len(cells):
+                anchors[(top, left)] = cells[left - 1]
+        names = not data_like(cells)
+        for top, _, left, right in spans:
+            text = anchors.get((top, left), "")
+            spread = names and left > 1 and _beside(cells, left, right)
+            if not text or not (spread or left == right):
+                continue
+            cells = cells + [""] * (right - len(cells))
+            for c in range(left - 1, right):
+                cells[c] = cells[c] or text
+        yield number, cells
+
+
+def _beside(cells: list[str], left: int, right: int) -> bool:
+    """Whether a row holds text outside its columns ``left``-``right`` (numbered from 1)."""
+    return any(c for k, c in enumerate(cells, start=1) if c and not left <= k <= right)
+
+
+def _texts(cells: list[str]) -> list[str]:
+    """A row's texts once each: a merged cell spread over its columns is one text."""
+    return list(dict.fromkeys(c for c in cells if c))
 
 
 def _filled(cells: list[str]) -> int:
@@ -258,7 +315,7 @@ def combined_header(rows: list[list[str]]) -> list[str]:
     above: list[list[str]] = []  # the upper rows read so far, as wide as the header
     for upper in rows[:-1]:
         labels = [(i, c) for i, c in enumerate(upper) if c and i > 0]
-        if upper and upper[0]:
+        if upper and upper[0] and upper[0] != names[0]:
             names[0] = f"{upper[0]} {names[0]}".strip()
         for i in range(1, width):
             if not (names[i] or (i < len(upper) and upper[i])):
@@ -271,7 +328,8 @@ def combined_header(rows: list[list[str]]) -> list[str]:
             if not near:
                 continue
             _, label = min(near, key=lambda lc: (abs(lc[0] - i), lc[0] > i))
-            names[i] = f"{names[i]}, {label}" if names[i] and names[i] != label else label
+            if label not in names[i].split(", "):
+                names[i] = f"{names[i]}, {label}" if names[i] else label
         above.append([upper[i] if i < len(upper) else "" for i in range(width)])
     return [n or f"column {i}" for i, n in enumerate(names, start=1)]
 
@@ -415,7 +473,7 @@ def table_sections(
             before = before[cut:]
         flush()
         if first_table:
-            titles = [c for _, cells in before + labels for c in cells if c] or titles
+            titles = [c for _, cells in before + labels for c in _texts(cells)] or titles
             title = " ".join(titles)
         elif before or labels:
             retitle(before + labels)
@@ -426,7 +484,7 @@ def table_sections(
     def retitle(held: list[tuple[int, list[str]]]) -> None:
         """The title rows ``held`` replace the last title rows (the sheet's own stay)."""
         nonlocal title
-        titles[max(0, len(titles) - len(held)) :] = [c for _, cells in held for c in cells if c]
+        titles[max(0, len(titles) - len(held)) :] = [c for _, cells in held for c in _texts(cells)]
         title = " ".join(titles)
 
     for number, cells in rows:

@@ -9,7 +9,7 @@ from typing import Any
 from core.errors import LoaderError
 from core.types import Section
 from ingest.loaders.base import handles
-from ingest.loaders.tables import cell_text, data_like, workbook_sections
+from ingest.loaders.tables import cell_text, spread_merged, workbook_sections
 
 
 @handles("xls", (".xls",))
@@ -43,25 +43,14 @@ class XlsLoader:
 
 
 def _rows(book: Any, sheet: Any) -> Iterator[tuple[int, list[str]]]:
-    """(row number as Excel shows it, cell texts) for every row of ``sheet``, a merged cell's
-    text given to every column it spans in a row of names ("All Visits" over its three columns,
-    for ``combined_header``) and to every row of a merge one column wide (a group's name beside
-    its rows); a merged note across a row of values stays in its first cell."""
-    spans: dict[int, list[tuple[int, int, int, int]]] = {}
-    for rlo, rhi, clo, chi in sheet.merged_cells:
-        for r in range(rlo, rhi):
-            spans.setdefault(r, []).append((rlo, rhi, clo, chi))
-    for r in range(sheet.nrows):
-        cells = [_cell(book, sheet.cell(r, c)) for c in range(sheet.row_len(r))]
-        names = not data_like(cells)
-        for rlo, _, clo, chi in spans.get(r, ()):
-            if not (names or chi - clo == 1) or clo >= sheet.row_len(rlo):
-                continue
-            text = _cell(book, sheet.cell(rlo, clo))
-            cells += [""] * (min(chi, sheet.ncols) - len(cells))
-            for c in range(clo, min(chi, sheet.ncols)):
-                cells[c] = cells[c] or text
-        yield r + 1, cells
+    """(row number as Excel shows it, cell texts) for every row of ``sheet``, merged cells
+    spread as ``spread_merged`` does."""
+    merges = [(rlo + 1, rhi, clo + 1, chi) for rlo, rhi, clo, chi in sheet.merged_cells]
+    rows = (
+        (r + 1, [_cell(book, sheet.cell(r, c)) for c in range(sheet.row_len(r))])
+        for r in range(sheet.nrows)
+    )
+    return spread_merged(rows, merges)
 
 
 def _cell(book: Any, cell: Any) -> str:

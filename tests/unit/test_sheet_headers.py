@@ -7,7 +7,13 @@ from pathlib import Path
 
 import openpyxl
 
-from ingest.loaders.tables import cell_text, combined_header, data_like, table_sections
+from ingest.loaders.tables import (
+    cell_text,
+    combined_header,
+    data_like,
+    spread_merged,
+    table_sections,
+)
 from ingest.loaders.xlsx import XlsxLoader
 
 # The layout of a half-year segment report: three title rows, then per year a caption row
@@ -285,3 +291,62 @@ def test_years_over_quarters_with_row_labels_between_header_and_values() -> None
     assert "Q1, 2020: -30036" in unadjusted
     primary = next(t for t in texts if "Compensation of employees" in t)
     assert "Seasonally adjusted Current account Primary income" in primary.splitlines()[0]
+
+
+def test_a_year_merged_over_its_quarter_columns_names_each_of_them(tmp_path: Path) -> None:
+    """Held-out batch 9 dev h900/h905 (an INDEC GDP workbook): each year is merged over its five
+    columns (the year, then quarters I-IV) above "Año | Trimestre" (merged over I-IV) and the
+    quarter numerals. openpyxl's read-only mode reads no merges, so the nearest year was taken:
+    2004's fourth quarter read as 2005's; and "Descripción | 2004 | 2005 | 2006" was a row of
+    values, so no year named any column."""
+    book = openpyxl.Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(["Producto Interno Bruto a precios de mercado"])
+    sheet.append(["En miles de pesos a precios de 2004"])
+    sheet.append([])
+    sheet.append(["Descripción", None, 2004, None, None, None, None, None, 2005, None, None,
+                  None, None, None, 2006])  # fmt: skip
+    sheet.append([None, None, "Año", "Trimestre", None, None, None, None, "Año *", "Trimestre",
+                  None, None, None, None, "Año *", "Trimestre"])  # fmt: skip
+    sheet.append([None, None, None, "I", "II", "III", "IV", None, None, "I *", "II *", "III *",
+                  "IV *", None, None, "I *"])  # fmt: skip
+    sheet.append([])
+    sheet.append(["B", "PESCA", 1468794.58, 1369410.26, 2174751.56, 1199623.08, 1131393.41, None,
+                  1334982.77, 1308388.86, 2056219.85, 830238.21, 1145084.17, None, 2136858.59,
+                  2099596.38])  # fmt: skip
+    for merged in ("A1:B1", "A4:B6", "C4:G4", "I4:M4", "O4:S4", "C5:C6", "D5:G5", "I5:I6",
+                   "J5:M5", "O5:O6", "P5:S5"):  # fmt: skip
+        sheet.merge_cells(merged)
+    path = tmp_path / "gdp.xlsx"
+    book.save(path)
+    [section] = XlsxLoader().load(path)
+    lines = section.text.splitlines()
+    assert lines[0].startswith(
+        "Sheet: Producto Interno Bruto a precios de mercado En miles de pesos a precios de 2004"
+    ), lines[0]
+    row = lines[2]
+    assert "Año, 2004: 1468794.58" in row and "IV, 2004, Trimestre: 1131393.41" in row, row
+    assert "Año *, 2005: 1334982.77" in row and "I *, 2006, Trimestre: 2099596.38" in row, row
+
+
+def test_a_merged_title_or_caption_names_no_column() -> None:
+    rows = [
+        (1, ["", "", "Segundo grado", "", ""]),  # a title merged over the table, alone
+        (2, ["In millions", "", "", "Half year", ""]),  # a caption merged from the first column
+        (3, ["", "Sales", "Profit", "Staff", "Sites"]),
+        (4, ["North", "12", "3", "40", "2"]),
+    ]
+    merges = [(1, 1, 3, 5), (2, 2, 1, 3), (2, 2, 4, 5), (4, 4, 2, 3)]
+    spread = dict(spread_merged(rows, merges))
+    assert spread[1] == ["", "", "Segundo grado", "", ""]
+    assert spread[2] == ["In millions", "", "", "Half year", "Half year"]
+    assert spread[4] == ["North", "12", "3", "40", "2"]  # values are never spread
+
+
+def test_a_run_of_years_is_a_header_a_row_of_dates_is_not() -> None:
+    assert not data_like(["Descripción", "2004", "2005", "2006"])
+    assert not data_like(["Year", "2000", "2005", "2010", "2015"])
+    assert data_like(["Bach", "1685", "1750"])  # born, died
+    assert data_like(["Bach", "1685", "1707", "1750"])  # not one step
+    assert data_like(["Total", "2004", "2005", "120"])

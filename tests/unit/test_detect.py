@@ -102,6 +102,41 @@ def test_mail_without_extension_is_recognised(tmp_path: Path) -> None:
     assert detect_type(path) == "eml"
 
 
+# A list message as a web archive keeps it (php-mime-mail-parser's issue84, held-out batch 9):
+# no extension, and continuation lines of the headers without their indentation.
+UNINDENTED = b"""Newsgroups: php.internals
+Received: (qmail 5683 invoked from network); 19 Nov 2014 08:46:08 -0000
+Received: from unknown (HELO lists.php.net) (127.0.0.1)
+by localhost with SMTP; 19 Nov 2014 08:46:08 -0000
+DKIM-Signature: v=1; a=rsa-sha256; c=relaxed/relaxed;
+d=gmail.com; s 120113;
+bh=SHTwGXVyRiFBp5eDUjF1KB2BJg+oR63Ux0JBjjsLwms=;
+MIME-Version: 1.0
+Date: Wed, 19 Nov 2014 09:46:01 +0100
+To: Levi Morrison <levim@php.net>
+Content-Type: text/plain; charset=UTF-8
+Subject: Re: [PHP-DEV] [RFC] Remove PHP 4 Constructors
+From: tyra3l@gmail.com (Ferenc Kovacs)
+
++1 from me.
+"""
+
+
+def test_a_message_whose_folded_header_lines_lost_their_indentation(tmp_path: Path) -> None:
+    """It was refused as plain text of no known kind, and read as a message its first
+    unindented line ended the headers: Subject and From came out as body text."""
+    path = tmp_path / "issue84"
+    path.write_bytes(UNINDENTED)
+    assert detect_type(path) == "eml"
+    [section] = loader_for(path).load(path)
+    assert section.text.startswith("From: tyra3l@gmail.com\nTo: Levi Morrison <levim@php.net>")
+    assert "Subject: Re: [PHP-DEV] [RFC] Remove PHP 4 Constructors" in section.text
+    assert section.text.rstrip().endswith("+1 from me.")
+    note = tmp_path / "note"  # a note that quotes a header is no message
+    note.write_bytes(b"Subject: lunch\nwe could meet at noon\nor later\nFrom: Ann\n")
+    assert sniff(note).extension is None
+
+
 @pytest.mark.parametrize(
     ("name", "content", "reason"),
     [

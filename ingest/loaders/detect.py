@@ -51,7 +51,8 @@ _OOXML = (
     ("ppt/presentation.xml", ".pptx", "a PowerPoint presentation"),
     ("xl/workbook.xml", ".xlsx", "an Excel workbook"),
 )
-_HEADER_LINE = re.compile(rb"^[A-Za-z][A-Za-z0-9-]{0,60}:[ \t]")
+#: A header line of a message ("Subject: ...").
+HEADER_LINE = re.compile(rb"^[A-Za-z][A-Za-z0-9-]{0,60}:[ \t]")
 _MAIL_HEADERS = (b"from:", b"subject:", b"received:", b"message-id:", b"mime-version:", b"to:")
 _HTML = re.compile(rb"^\s*(<\?xml[^>]*>\s*)?(<!--.*?-->\s*)*<(!doctype\s+html|html)\b", re.I | re.S)
 
@@ -112,7 +113,7 @@ def _mail_headers(lines: list[bytes]) -> bool:
     for line in lines:
         if not line.strip():
             break
-        if _HEADER_LINE.match(line):
+        if HEADER_LINE.match(line):
             headers.append(line.split(b":", 1)[0].lower() + b":")
         elif not line[:1].isspace():  # not an indented folded line
             if not headers:

@@ -11,6 +11,7 @@ from typing import Any
 
 from core.types import Section
 from ingest.loaders.base import Attachment
+from ingest.loaders.detect import HEADER_LINE
 from ingest.loaders.html import html_sections
 
 HEADERS = ("From", "To", "Cc", "Date", "Subject")
@@ -25,8 +26,7 @@ def safe_name(name: str | None, default: str) -> str:
     return base or default
 
 
-#: A header line ("Subject: ...") and the blank line that ends a header block.
-_HEADER_LINE = re.compile(rb"^[A-Za-z][A-Za-z0-9-]{0,60}:[ \t]")
+#: The blank line that ends a header block.
 _BLANK_LINE = re.compile(rb"\r?\n\r?\n")
 
 
@@ -38,10 +38,10 @@ def refold_headers(data: bytes) -> bytes:
     end = _BLANK_LINE.search(data)
     block = data[: end.start()] if end else data
     lines = block.split(b"\n")
-    if not lines or not _HEADER_LINE.match(lines[0]):
+    if not lines or not HEADER_LINE.match(lines[0]):
         return data
     fixed = [
-        line if _HEADER_LINE.match(line) or line[:1] in (b" ", b"\t") else b" " + line
+        line if HEADER_LINE.match(line) or line[:1] in (b" ", b"\t") else b" " + line
         for line in lines
     ]
     if fixed == lines:

@@ -350,3 +350,16 @@ def test_a_run_of_years_is_a_header_a_row_of_dates_is_not() -> None:
     assert data_like(["Bach", "1685", "1750"])  # born, died
     assert data_like(["Bach", "1685", "1707", "1750"])  # not one step
     assert data_like(["Total", "2004", "2005", "120"])
+
+
+def test_a_header_longer_than_a_section_is_left_out_of_it() -> None:
+    """57 columns named "I *, 2005, Trimestre" and so on: the header line repeated over each
+    section filled whole chunks with column names, and the row's values went to chunks without
+    its label (held-out batch 9 dev h900). Each row line names its cells, so the line goes."""
+    header = ["Descripción"] + [f"Q{q}, {y}, Trimestre" for y in range(2004, 2014) for q in (1, 2)]
+    values = ["PESCA"] + [str(1000 + i) for i in range(20)]
+    [section] = table_sections("VAB K", _rows([header, values]), max_chars=200)
+    lines = section.text.splitlines()
+    assert len(lines) == 2 and lines[1].startswith("Descripción: PESCA | Q1, 2004, Trimestre: 1000")
+    [short] = table_sections("VAB K", _rows([header[:3], values[:3]]), max_chars=200)
+    assert short.text.splitlines()[1] == "Descripción | Q1, 2004, Trimestre | Q2, 2004, Trimestre"

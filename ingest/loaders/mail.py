@@ -26,6 +26,9 @@ def safe_name(name: str | None, default: str) -> str:
     return base or default
 
 
+#: A line opening a header field: a name of printable characters but ":", then ":" (RFC 5322
+#: 2.2; "X-Spam-Level:" with no value, "org.apache.james.rspamd.flag: NO").
+_FIELD = re.compile(rb"^[\x21-\x39\x3b-\x7e]+:")
 #: The blank line that ends a header block.
 _BLANK_LINE = re.compile(rb"\r?\n\r?\n")
 
@@ -41,8 +44,7 @@ def refold_headers(data: bytes) -> bytes:
     if not lines or not HEADER_LINE.match(lines[0]):
         return data
     fixed = [
-        line if HEADER_LINE.match(line) or line[:1] in (b" ", b"\t") else b" " + line
-        for line in lines
+        line if _FIELD.match(line) or line[:1] in (b" ", b"\t") else b" " + line for line in lines
     ]
     if fixed == lines:
         return data

@@ -12,6 +12,7 @@ import pytest
 from core.errors import UnsupportedTypeError
 from ingest.loaders.base import detect_type, file_type_of, loader_for
 from ingest.loaders.detect import sniff, sniff_bytes
+from ingest.loaders.mail import refold_headers
 from samples.formats import mail, minimal_pdf
 
 
@@ -132,6 +133,9 @@ def test_a_message_whose_folded_header_lines_lost_their_indentation(tmp_path: Pa
     assert section.text.startswith("From: tyra3l@gmail.com\nTo: Levi Morrison <levim@php.net>")
     assert "Subject: Re: [PHP-DEV] [RFC] Remove PHP 4 Constructors" in section.text
     assert section.text.rstrip().endswith("+1 from me.")
+    # a header whose name is no word and one with no value are headers, not stray lines
+    mail = b"Return-Path: <a@example.com>\norg.apache.james.rspamd.flag: NO\nX-Spam-Level:\n"
+    assert refold_headers(mail + b"Subject: hi\n\nbody\n") == mail + b"Subject: hi\n\nbody\n"
     note = tmp_path / "note"  # a note that quotes a header is no message
     note.write_bytes(b"Subject: lunch\nwe could meet at noon\nor later\nFrom: Ann\n")
     assert sniff(note).extension is None

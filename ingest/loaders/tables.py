@@ -374,9 +374,10 @@ def table_sections(
     first row of values are one header (:func:`combined_header`: "Sales (a), January–June 2023"),
     but for rows of lower-case words above the last (notes written over the sheet: its title);
     a header block again after values opens the next table of the sheet (two years stacked), and
-    one to three one-cell rows between rows of values, or between the header and the first values,
-    retitle the rows below (the sheet's next
-    table under the same header: "Lectura", then "Matemática"; the last title rows replaced).
+    one to three one-cell rows between rows of values, or between the header and the first
+    values, retitle the rows below (the sheet's next table under the same header: "Lectura",
+    then "Matemática"; ONS's "Seasonally adjusted", "Current account"; the last title rows
+    replaced). A header line longer than ``max_chars`` is left out (each row names its cells).
     Without rows of values the first non-empty row is the header. Provenance is
     ``{"sheet": name, "rows": "first-last"}`` in the numbering a spreadsheet shows.
     """

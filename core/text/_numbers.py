@@ -104,12 +104,13 @@ def worded_number_keys(text: str) -> frozenset[str]:
     ``NUMBER_WORD_LANGUAGES`` ("he waited twenty years" and "cela faisait vingt ans" give "20",
     "fifteen hundred dollars" "1500"); words below ten stay words ("one of them"). From
     text2num's ``alpha2digit`` (allo-media/text2num), run once per language over the text;
-    numbers written in digits are left to ``number_keys``."""
+    numbers written in digits are left to ``number_keys``. The converted texts are read
+    without ``number_keys``' cache (each is read once; they would push out the passages)."""
     keys: set[str] = set()
     for language in NUMBER_WORD_LANGUAGES:
         converted = alpha2digit(text, language)
         if converted != text:
-            keys |= number_keys(converted)
+            keys |= number_keys.__wrapped__(converted)
     return frozenset(keys - number_keys(text))
 
 

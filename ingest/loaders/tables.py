@@ -282,7 +282,7 @@ def _notes(cells: list[str]) -> bool:
     cells or more open in lower case ("at | the | top | of | their spreadsheets" above
     readxl's deaths.xlsx table; a group label reads "Revenue", "2023", "BID"). A label
     repeated over the columns of its merged cell counts once ("of which")."""
-    filled = list(dict.fromkeys(c for c in cells if c))
+    filled = _texts(cells)
     return sum(1 for c in filled if c[0].islower()) * 2 >= len(filled)
 
 

@@ -4,20 +4,37 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 
 from core.text import CHUNK_SENTENCE_GAP, repair
 from core.types import ChunkDraft, Section
 from ingest.checkboxes import mark_checked
-from ingest.loaders.tables import CELL_SEPARATOR, TABLE_CAPTION
+from ingest.loaders.tables import CELL_SEPARATOR, TABLE_CAPTION, row_label
 from ingest.loaders.text import split_paragraphs
 
 
-def _cells_or_sentences(line: str) -> list[str]:
-    """A table row (``Header: value | Header: value``) splits between cells, so no value is
-    parted from its header; any other line between sentences."""
-    if CELL_SEPARATOR in line:
-        return line.split(CELL_SEPARATOR)
+def _sentences(line: str) -> list[str]:
     return CHUNK_SENTENCE_GAP.split(line)
+
+
+@dataclass(frozen=True, slots=True)
+class _Label:
+    """The cells naming a long row (``row_label``) and their tokens with a separator."""
+
+    text: str
+    tokens: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Unit:
+    """A piece packed whole into a chunk: a paragraph, a line, a sentence, or a cell of a row
+    too long for one chunk (``row`` numbers that row; ``label`` names it on the cells after
+    its label cells, so a chunk starting there opens with it)."""
+
+    text: str
+    tokens: int
+    row: int = -1
+    label: _Label | None = None
 
 
 #: A caption put before a chunk has at most this many characters.
@@ -67,7 +84,7 @@ def _caption_before(section: str, at: int) -> str | None:
     return None
 
 
-_SPLITS: tuple[Callable[[str], list[str]], ...] = (str.splitlines, _cells_or_sentences)
+_SPLITS: tuple[Callable[[str], list[str]], ...] = (str.splitlines, _sentences)
 
 CountTokens = Callable[[list[str]], list[int]]
 TokenOffsets = Callable[[str], list[tuple[int, int]]]
@@ -75,8 +92,33 @@ TokenOffsets = Callable[[str], list[tuple[int, int]]]
 #: with no space or punctuation longer than the tokenizer's word limit (100 characters for
 #: MiniLM's WordPiece) is one unknown token however long it is, so only characters bound it.
 MAX_CHARS_PER_TOKEN = 12
+#: A row's label (``row_label``) opens the chunks starting among its cells when it takes at most
+#: this share of a chunk.
+MAX_LABEL_SHARE = 0.25
 #: Chunks whose exact token counts :meth:`Chunker.stream` asks for in one call.
 STREAM_BATCH = 256
+
+
+_NO_LABEL = _Label("", 0)
+
+
+def _lead(first: _Unit) -> _Label:
+    """What a chunk opening with ``first`` starts with before it: its row's label, if any."""
+    return first.label or _NO_LABEL
+
+
+def _joined(units: list[_Unit]) -> str:
+    """A chunk's text: its units one a line, the cells of one row joined as a row, opened by
+    the label of the row its first unit lies inside (``_Unit.label``)."""
+    lines: list[str] = [units[0].label.text] if units[0].label else []
+    row = -2 if units[0].label is None else units[0].row
+    for unit in units:
+        if unit.row >= 0 and unit.row == row and lines:
+            lines[-1] += CELL_SEPARATOR + unit.text
+        else:
+            lines.append(unit.text)
+        row = unit.row
+    return "\n".join(lines)
 
 
 class Chunker:
@@ -99,16 +141,17 @@ class Chunker:
         self.chunk_tokens = chunk_tokens
         self.overlap_tokens = overlap_tokens
         self.max_chars = chunk_tokens * MAX_CHARS_PER_TOKEN
+        self._rows = 0  # long rows split into cells so far (numbers them)
 
-    def _units(self, text: str) -> list[tuple[str, int]]:
+    def _units(self, text: str) -> list[_Unit]:
         """Paragraphs (of ``text`` with its mojibake repaired, ``repair``, and its checked boxes
         said in words, ``mark_checked``); one that does not fit is split into its lines (a
-        table's rows, a list's items stay whole), a line into a table row's cells or else
-        sentences, and a piece that still does not fit into token windows."""
+        table's rows, a list's items stay whole), a line into a table row's cells (``_cells``)
+        or else sentences, and a piece that still does not fit into token windows."""
         return self._fit(split_paragraphs(mark_checked(repair(text))), 0)
 
-    def _fit(self, pieces: list[str], level: int) -> list[tuple[str, int]]:
-        units: list[tuple[str, int]] = []
+    def _fit(self, pieces: list[str], level: int) -> list[_Unit]:
+        units: list[_Unit] = []
         # A piece over the character cap does not fit whatever its token count: it is not
         # tokenized whole (a block of a streamed file is 256 Ki characters).
         short = [p for p in pieces if len(p) <= self.max_chars]
@@ -116,12 +159,34 @@ class Chunker:
         for piece in pieces:
             n = counts.get(piece, self.chunk_tokens + 1)
             if n <= self.chunk_tokens and len(piece) <= self.max_chars:
-                units.append((piece, n))
+                units.append(_Unit(piece, n))
+            elif level == 1 and CELL_SEPARATOR in piece:
+                units.extend(self._cells(piece))
             elif level < len(_SPLITS):
                 parts = [p for p in _SPLITS[level](piece) if p.strip()]
                 units.extend(self._fit(parts if len(parts) > 1 else [piece], level + 1))
             else:
-                units.extend(self._windows(piece))
+                units.extend(_Unit(t, k) for t, k in self._windows(piece))
+        return units
+
+    def _cells(self, line: str) -> list[_Unit]:
+        """A table row (``Header: value | Header: value``) too long for a chunk, split between
+        its cells, so no value is parted from its header; the cells after its label cells
+        (``row_label``) carry the label, which opens any chunk starting among them (the GDP
+        sheet's 2009 quarters had come without "AGRICULTURA"; a bond-yield CSV's countries
+        without the month they are for). Each cell's tokens count its separator."""
+        self._rows += 1
+        label_text = row_label(line)
+        label = _Label(label_text, self.count_tokens([label_text])[0] + 1) if label_text else None
+        if label is not None and label.tokens > self.chunk_tokens * MAX_LABEL_SHARE:
+            label = None
+        labelled = label_text.count(CELL_SEPARATOR) + 1 if label else 0
+        units: list[_Unit] = []
+        for i, cell in enumerate(c for c in line.split(CELL_SEPARATOR) if c.strip()):
+            for unit in self._fit([cell], 2):
+                units.append(
+                    _Unit(unit.text, unit.tokens + 1, self._rows, label if i >= labelled else None)
+                )
         return units
 
     def _windows(self, text: str) -> list[tuple[str, int]]:
@@ -145,33 +210,37 @@ class Chunker:
         pieces = [text[i : i + self.max_chars] for i in range(0, len(text), self.max_chars)]
         return list(zip(pieces, self.count_tokens(pieces), strict=True))
 
-    def _pack(self, units: Iterable[tuple[str, int]]) -> Iterator[str]:
-        """Chunk texts of a run of units, neighbours sharing whole units of overlap."""
-        current: list[tuple[str, int]] = []
-        size = 0
-        chars = 0
+    def _pack(self, units: Iterable[_Unit]) -> Iterator[str]:
+        """Chunk texts of a run of units, neighbours sharing whole units of overlap; cells of
+        one row joined as a row, and a chunk starting among a long row's cells opened by its
+        label (``_Unit.label``)."""
+        current: list[_Unit] = []
+        size = chars = 0
         for unit in units:
-            over = size + unit[1] > self.chunk_tokens or chars + len(unit[0]) > self.max_chars
+            over = size + unit.tokens > self.chunk_tokens or chars + len(unit.text) > self.max_chars
             if current and over:
-                yield "\n".join(u for u, _ in current)
-                keep: list[tuple[str, int]] = []
+                yield _joined(current)
+                keep: list[_Unit] = []
                 kept = kept_chars = 0
                 for prev in reversed(current):
+                    lead = _lead(prev)
                     if (
-                        kept + prev[1] > self.overlap_tokens
-                        or kept + prev[1] + unit[1] > self.chunk_tokens
-                        or kept_chars + len(prev[0]) + len(unit[0]) > self.max_chars
+                        kept + prev.tokens + lead.tokens > self.overlap_tokens
+                        or kept + prev.tokens + unit.tokens + lead.tokens > self.chunk_tokens
+                        or kept_chars + len(prev.text) + len(unit.text) + len(lead.text)
+                        > self.max_chars
                     ):
                         break
                     keep.insert(0, prev)
-                    kept += prev[1]
-                    kept_chars += len(prev[0]) + 1
-                current, size, chars = keep, kept, kept_chars
+                    kept += prev.tokens
+                    kept_chars += len(prev.text) + len(CELL_SEPARATOR)
+                lead = _lead(keep[0] if keep else unit)
+                current, size, chars = keep, kept + lead.tokens, kept_chars + len(lead.text)
             current.append(unit)
-            size += unit[1]
-            chars += len(unit[0]) + 1
+            size += unit.tokens
+            chars += len(unit.text) + len(CELL_SEPARATOR)
         if current:
-            yield "\n".join(u for u, _ in current)
+            yield _joined(current)
 
     def chunk_section(self, section: Section) -> list[tuple[str, dict[str, object]]]:
         """Chunks of one section, as (text, provenance); a chunk opening inside a table with a

@@ -80,8 +80,28 @@ def test_a_row_too_long_for_one_chunk_is_cut_between_cells() -> None:
     chunker = Chunker(count, offsets, chunk_tokens=6, overlap_tokens=1)
     row = " | ".join(f"Column {i}: value {i}" for i in range(6))
     drafts = chunker.chunk([Section(row)])
-    cells = [line for d in drafts for line in d.text.splitlines()]
+    cells = [cell for d in drafts for line in d.text.splitlines() for cell in line.split(" | ")]
     assert cells == [f"Column {i}: value {i}" for i in range(6)]
+
+
+def test_a_chunk_starting_inside_a_long_row_opens_with_the_row_label() -> None:
+    """Held-out batch 9 dev h905/h908: a GDP sheet's row of 40 quarters and a bond-yield CSV's
+    row of 27 countries were cut between cells, and the chunks after the first said neither
+    the sector nor the month their values are for."""
+    chunker = Chunker(count, offsets, chunk_tokens=40, overlap_tokens=4)
+    quarters = [f"Q{q} {y}: {y}{q}1" for y in range(2004, 2010) for q in range(1, 5)]
+    row = " | ".join(["Descripción: A", "Sector: AGRICULTURA GANADERIA", *quarters])
+    other = "Descripción: B | Sector: PESCA | Q1 2004: 17"
+    drafts = chunker.chunk([Section(f"{row}\n{other}")])
+    texts = [d.text for d in drafts]
+    assert len(texts) > 2
+    label = "Descripción: A | Sector: AGRICULTURA GANADERIA"
+    assert all(t.startswith(label) for t in texts[:-1]), texts
+    assert all(d.token_count <= 40 for d in drafts)
+    cells = [c for t in texts for line in t.splitlines() for c in line.split(" | ")]
+    assert all(q in cells for q in quarters)  # every cell kept, with its header
+    assert texts[-1].splitlines()[-1] == other  # the next row is a row of its own
+    assert "AGRICULTURA" not in texts[-1].splitlines()[-1]
 
 
 def test_a_chunk_inside_a_captioned_table_opens_with_its_caption() -> None:

@@ -117,6 +117,27 @@ def row_line(header: list[str], cells: list[str]) -> str:
     return CELL_SEPARATOR.join(parts)
 
 
+#: Leading cells naming a row (``row_label``) at most, and their characters at most.
+LABEL_CELLS = 3
+MAX_LABEL_CHARS = 200
+
+
+def row_label(line: str) -> str:
+    """The cells naming the row ``line`` (a ``row_line``): its first cell and the cells after it,
+    at most ``LABEL_CELLS``, up to the first whose value is a number (``"Descripción: A |
+    column 2: AGRICULTURA"`` of ``"Descripción: A | column 2: AGRICULTURA | 2004: 3957"``);
+    "" when they are longer than ``MAX_LABEL_CHARS``. The chunker opens each chunk that starts
+    inside a long row with them, so the row's later cells keep what they are about."""
+    cells = line.split(CELL_SEPARATOR)
+    label = cells[:1]
+    for cell in cells[1:LABEL_CELLS]:
+        if _numeric(cell.rsplit(": ", 1)[-1].strip()):
+            break
+        label.append(cell)
+    text = CELL_SEPARATOR.join(label)
+    return text if len(text) <= MAX_LABEL_CHARS else ""
+
+
 #: Column names given to a key-value table (an infobox, a form: a field then its value on each
 #: row), whose rows have no header row above them.
 KEY_VALUE_HEADER = ("Field", "Value")
@@ -334,6 +355,32 @@ def combined_header(rows: list[list[str]]) -> list[str]:
     return [n or f"column {i}" for i, n in enumerate(names, start=1)]
 
 
+#: Parts every column name shares (``shared_parts``) are said once, in the table's title, when
+#: they hold at least this many characters, over at least ``MIN_SHARED_COLUMNS`` columns.
+MIN_SHARED_CHARS = 40
+MIN_SHARED_COLUMNS = 3
+
+
+def shared_parts(names: list[str]) -> tuple[list[str], str]:
+    """Column ``names`` without the ", "-separated parts every one of them holds (the first
+    column, the rows' label, aside), and those parts joined; ``(names, "")`` when they are
+    shorter than ``MIN_SHARED_CHARS`` or fewer than ``MIN_SHARED_COLUMNS`` columns share them.
+    An ECB export names each of 27 columns "T01.01_r4, IRS.M.IE..., Ireland, Long-term
+    interest rate for convergence purposes - Unspecified rate type, Debt security issued, 10
+    years maturity, ..., PERCENT": every row line repeated the 150 shared characters per cell,
+    a row filled seven chunks and the country's name was lost among them (held-out batch 9)."""
+    columns = [n.split(", ") for n in names[1:]]
+    if len(columns) < MIN_SHARED_COLUMNS:
+        return names, ""
+    common = [p for p in dict.fromkeys(columns[0]) if p and all(p in c for c in columns[1:])]
+    if sum(len(p) for p in common) < MIN_SHARED_CHARS or any(
+        all(p in common for p in c) for c in columns
+    ):  # a column named by shared parts alone would lose its name
+        return names, ""
+    kept = [", ".join(p for p in c if p not in common) for c in columns]
+    return [names[0], *kept], ", ".join(common)
+
+
 #: One-cell rows between rows of values that retitle the rows below them, at most (ONS's
 #: "Not seasonally adjusted", "Current account", "Trade in goods and services").
 MAX_RETITLE_ROWS = 3
@@ -385,6 +432,7 @@ def table_sections(
     header_rows: list[list[str]] = []
     title = ""
     titles: list[str] = []  # the title rows' texts, joined into ``title``
+    shared = ""  # what every column name of the table holds (``shared_parts``)
     sections: list[Section] = []
     batch: list[tuple[int, str]] = []
     pending: list[tuple[int, list[str]]] = []
@@ -397,7 +445,7 @@ def table_sections(
             first, last = batch[0][0], batch[-1][0]
             span = f"{first}-{last}" if last != first else str(first)
             word = "rows" if last != first else "row"
-            name = f"{sheet}: {title}" if title else sheet
+            name = ": ".join(part for part in (sheet, title, shared) if part)
             names = CELL_SEPARATOR.join(header)
             # a header longer than a section is left out: each row line names its cells, and
             # repeated it filled whole chunks with column names, the rows' values cut off
@@ -432,7 +480,7 @@ def table_sections(
 
     def settle(values: bool) -> None:
         """Read the held-back rows: a header block when values follow it, else plain rows."""
-        nonlocal header, header_rows, title, titles, pending, group
+        nonlocal header, header_rows, title, titles, pending, group, shared
         held, pending = pending, []
         labels: list[tuple[int, list[str]]] = []
         if values:
@@ -484,7 +532,7 @@ def table_sections(
         elif before or labels:
             retitle(before + labels)
         header_rows = block
-        header = combined_header(block)
+        header, shared = shared_parts(combined_header(block))
         group = ""
 
     def retitle(held: list[tuple[int, list[str]]]) -> None:

@@ -11,6 +11,7 @@ from ingest.loaders.tables import (
     cell_text,
     combined_header,
     data_like,
+    shared_parts,
     spread_merged,
     table_sections,
 )
@@ -363,3 +364,34 @@ def test_a_header_longer_than_a_section_is_left_out_of_it() -> None:
     assert len(lines) == 2 and lines[1].startswith("Descripción: PESCA | Q1, 2004, Trimestre: 1000")
     [short] = table_sections("VAB K", _rows([header[:3], values[:3]]), max_chars=200)
     assert short.text.splitlines()[1] == "Descripción | Q1, 2004, Trimestre | Q2, 2004, Trimestre"
+
+
+def test_parts_every_column_name_shares_are_said_once_in_the_title() -> None:
+    """Held-out batch 9 (the ECB bond-yield CSV): 27 columns each named by its code, series,
+    country and the same 150-character description; every cell of a row repeated it."""
+    described = (
+        "Long-term interest rate for convergence purposes - Unspecified rate type, "
+        "Debt security issued, 10 years maturity"
+    )
+    countries = ["Belgium", "Germany", "Ireland", "Greece"]
+    rows = [
+        (1, ["Harmonised long-term interest rates"]),
+        (2, ["Name:", *(f"IRS.M.{c[:2].upper()}" for c in countries)]),
+        (3, ["Description:", *(f"{c}, {described}" for c in countries)]),
+        (4, ["DATE", *(f"T01.01_r{i}" for i in range(1, 5))]),
+        (5, ["JAN-2001", "5.16", "4.8", "5.03", "5.35"]),
+        (6, ["FEB-2001", "5.02", "4.7", "4.9", "5.31"]),
+    ]
+    (section,) = table_sections("yields.csv", rows)
+    title, *lines = section.text.splitlines()
+    assert title.count(described) == 1 and described not in section.text[len(title) :]
+    assert "Ireland" in lines[-1] and lines[-1].startswith("Description: Name: DATE: FEB-2001")
+    assert "Ireland: 4.9" in lines[-1]
+
+
+def test_a_shared_part_too_short_or_naming_a_column_alone_stays() -> None:
+    names = ["Item", "Sales, 2023", "Profit, 2023", "Margin, 2023"]
+    assert shared_parts(names) == (names, "")  # "2023" is short: each column keeps it
+    long = "a long description every column of this table shares, word for word"
+    names = ["Item", long, f"Profit, {long}", f"Margin, {long}"]
+    assert shared_parts(names) == (names, "")  # the first column would be left nameless

@@ -176,13 +176,14 @@ class Chunker:
         sheet's 2009 quarters had come without "AGRICULTURA"; a bond-yield CSV's countries
         without the month they are for). Each cell's tokens count its separator."""
         self._rows += 1
-        label_text = row_label(line)
+        cells = [c for c in line.split(CELL_SEPARATOR) if c.strip()]
+        label_text = row_label(CELL_SEPARATOR.join(cells))
         label = _Label(label_text, self.count_tokens([label_text])[0] + 1) if label_text else None
         if label is not None and label.tokens > self.chunk_tokens * MAX_LABEL_SHARE:
             label = None
         labelled = label_text.count(CELL_SEPARATOR) + 1 if label else 0
         units: list[_Unit] = []
-        for i, cell in enumerate(c for c in line.split(CELL_SEPARATOR) if c.strip()):
+        for i, cell in enumerate(cells):
             for unit in self._fit([cell], 2):
                 units.append(
                     _Unit(unit.text, unit.tokens + 1, self._rows, label if i >= labelled else None)

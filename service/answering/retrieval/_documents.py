@@ -387,13 +387,20 @@ def _share(
     kind words only ("sample-presentation.pptx") counts only when the question says every word
     of it, generic ones too ("the sample presentation", not "the presentation on ..."); a name
     named in part only when a named piece is ``referenced`` ("the memo" for fake-memo.pdf, not
-    "how many days" for family-day.eml)."""
+    "how many days" for family-day.eml), by a word that is no kind word ("the receipt" names
+    no receipt-hofer.jpg)."""
     named = {p for p in own & words if sharing[p] <= MAX_SHARING}
     if own <= KINDS.keys():
         return 1.0 if whole <= words else 0.0
-    if len(named) < len(own) and not named & referenced:
-        return 0.0
+    if len(named) < len(own) and not (named & referenced) - KINDS.keys():
+        return 0.0  # "the presentation on ..." names no xamarin-presentation.pptx
     return len(named) / len(own)
+
+
+def _distinct(own: set[str], words: set[str], sharing: dict[str, int]) -> bool:
+    """True when ``words`` hold a piece of the file name ``own`` that is no kind word and is
+    shared by at most ``MAX_SHARING`` documents ("xamarin" of xamarin-presentation.pptx)."""
+    return any(sharing[p] <= MAX_SHARING and p not in KINDS for p in own & words)
 
 
 #: How a document named by a one-word file name the question uses as a topic word is named.
@@ -495,6 +502,11 @@ class DocumentNames:
             for i, own in pieces.items()
             if own
         }
+        # a name of kind words only ("slides.pptx") is said by the kind word a question points
+        # with; a name the question says a word of besides its kind words outranks it ("the
+        # Xamarin slides" is xamarin-presentation.pptx, held-out batch 10 dev h1038, h1040)
+        if any(n >= MIN_SHARE and _distinct(pieces[i], words, sharing) for i, n in score.items()):
+            score = {i: n for i, n in score.items() if not pieces[i] <= KINDS.keys()}
         best = max(score.values(), default=0.0)
         ids = tuple(sorted(i for i, n in score.items() if n >= MIN_SHARE and n == best))
         # a name of one word the question uses as a word of its topic, neither as a reference

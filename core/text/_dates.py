@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 
 _MONTHS = (
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
@@ -53,14 +54,55 @@ def date_of(match: re.Match[str]) -> dt.date | None:
         return None
 
 
+#: A month's short name in the languages whose tables write "14-jul-17" or "19-mai-17"
+#: (English, Portuguese, Spanish, French, German, Italian, Dutch; accents folded), its number.
+_SHORT_MONTHS: dict[str, int] = {
+    **{m[:3]: i for i, m in enumerate(_MONTHS, start=1)},
+    "sept": 9, "fev": 2, "abr": 4, "mai": 5, "ago": 8, "set": 9, "out": 10, "dez": 12,
+    "ene": 1, "dic": 12, "janv": 1, "fevr": 2, "avr": 4, "juin": 6, "juil": 7, "aou": 8,
+    "mae": 3, "mrz": 3, "okt": 10, "gen": 1, "mag": 5, "giu": 6, "lug": 7, "ott": 10,
+    "mrt": 3, "mei": 5,
+}  # fmt: skip
+#: A date written day-month-year with hyphens and the month's short name ("14-jul-17",
+#: "19-mai-2017", "14-Jul-2017"), or with dots and figures, as Europe writes it ("23.04.2020").
+DAY_MONTH_YEAR = re.compile(
+    r"(?<![\w.-])(?P<d>\d{1,2})-(?P<m>[^\W\d_]{3,4})\.?-(?P<y>\d{4}|\d{2})(?![\w-])"
+    r"|(?<![\w.])(?P<d2>\d{1,2})\.(?P<m2>\d{1,2})\.(?P<y2>\d{4})(?![\w]|\.\d)"
+)
+
+
+def _day_month_year(match: re.Match[str]) -> dt.date | None:
+    """The date a ``DAY_MONTH_YEAR`` match writes (a two-figure year is 2000-2049 or
+    1950-1999), or None: no month of ``_SHORT_MONTHS``, or no calendar day."""
+    g = match.groupdict()
+    if g["d"]:
+        name = unicodedata.normalize("NFKD", g["m"].lower()).encode("ascii", "ignore").decode()
+        month = _SHORT_MONTHS.get(name)
+        day, year = int(g["d"]), int(g["y"])
+        if len(g["y"]) == 2:
+            year += 2000 if year < 50 else 1900
+    else:
+        day, month, year = int(g["d2"]), int(g["m2"]), int(g["y2"])
+    try:
+        return dt.date(year, month, day) if month else None
+    except ValueError:
+        return None
+
+
 def dates(text: str) -> list[tuple[str, dt.date, int]]:
-    """The dates ``text`` writes: (as written, the date, its start offset)."""
+    """The dates ``text`` writes: (as written, the date, its start offset), in order: "January
+    23, 2023", "23 Jan 2023", "2023-01-23" (``DATE``), "23-jan-23" and "23.01.2023"
+    (``DAY_MONTH_YEAR``)."""
     found = []
     for m in DATE.finditer(text):
         day = date_of(m)
         if day is not None:
             found.append((m.group(0), day, m.start()))
-    return found
+    for m in DAY_MONTH_YEAR.finditer(text):
+        day = _day_month_year(m)
+        if day is not None:
+            found.append((m.group(0), day, m.start()))
+    return sorted(found, key=lambda f: f[2])
 
 
 #: A month of a year as a question asks for it: "in December 2015", "on 12 March 1999",

@@ -98,3 +98,19 @@ def test_rows_of_a_table_begun_in_another_chunk_or_a_sheet_are_not_counted() -> 
     assert focus_rows(_doc(mid), "Which cell is in row 2 under Header 0.1?").text == mid
     # a sheet's "row 4" is its own row number, not a place below the header
     assert focus_rows(_sheet(), "What is in row 2?").text == SHEET
+
+
+def test_a_row_is_named_by_its_date_however_either_writes_it() -> None:
+    """Held-out batch 10 dev h1009: "by 14 July 2017" did not name IMEA's "14-jul-17" row, and
+    fitting gave the model the rows of the two weeks before it."""
+    harvest = (
+        "milho.pdf: Colheita (rows 1-3)\n"
+        "Regiões do IMEA: 30-jun-17 | Médio-Norte: 45,11% | Norte: 14,04%\n"
+        "Regiões do IMEA: 7-jul-17 | Médio-Norte: 61,41% | Norte: 30,02%\n"
+        "Regiões do IMEA: 14-jul-17 | Médio-Norte: 81,01% | Norte: 56,13%"
+    )
+    question = "What share of the Médio-Norte area had been harvested by 14 July 2017?"
+    focused = focus_rows(_sheet(harvest), question).text
+    assert "81,01%" in focused and "61,41%" not in focused and "45,11%" not in focused
+    dotted = harvest.replace("14-jul-17", "14.07.2017")
+    assert "61,41%" not in focus_rows(_sheet(dotted), question).text

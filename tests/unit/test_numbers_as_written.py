@@ -167,3 +167,19 @@ def test_a_name_opening_the_reply_that_no_passage_holds_is_unmentioned() -> None
         question="What was Rajasthan's total public health outlay in the budget estimates?",
     )
     assert verdict.unmentioned == ["Rajasthan"] and not verdict.grounded
+
+
+def test_dates_written_day_month_year_with_a_short_month_or_dots() -> None:
+    """Tables write "14-jul-17" (Portuguese "19-mai-17", "18-ago-17") and Europe "23.04.2020";
+    none is a version number or a date that is not one."""
+    from core.text import dates
+
+    read = {text: [d.isoformat() for _, d, _ in dates(text)] for text in (
+        "14-jul-17", "19-mai-17", "18-ago-17", "3-out-2017", "14-Jul-2017", "23.04.2020",
+        "1.2.3.2020", "v1.10.2020", "30-feb-17", "12-abc-17",
+    )}  # fmt: skip
+    assert read == {
+        "14-jul-17": ["2017-07-14"], "19-mai-17": ["2017-05-19"], "18-ago-17": ["2017-08-18"],
+        "3-out-2017": ["2017-10-03"], "14-Jul-2017": ["2017-07-14"], "23.04.2020": ["2020-04-23"],
+        "1.2.3.2020": [], "v1.10.2020": [], "30-feb-17": [], "12-abc-17": [],
+    }  # fmt: skip

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from core.text import NUMERIC_CELL, STOP_WORDS, fold
+from core.text import NUMERIC_CELL, STOP_WORDS, dates, fold
 
 #: Between a row's cells.
 CELL_GAP = " | "
@@ -34,13 +34,18 @@ def is_row(line: str) -> bool:
 
 def value_named_rows(lines: list[str], question: str) -> set[int]:
     """Indexes into ``lines`` of the rows (lines with cells naming their columns) that
-    ``question`` names by one of their values, matched whole and case-folded."""
+    ``question`` names by one of their values, matched whole and case-folded, or by a date
+    however either writes it ("14 July 2017" names the "14-jul-17" row: ``dates``)."""
     asked = f" {fold(question)} "
+    days = {d for _, d, _ in dates(question)}
     return {
         k
         for k, line in enumerate(lines)
         if is_row(line)
-        and any(re.search(rf"\W{re.escape(fold(v))}\W", asked) for v in _named_values(line))
+        and (
+            any(re.search(rf"\W{re.escape(fold(v))}\W", asked) for v in _named_values(line))
+            or (days and any(d in days for _, d, _ in dates(line)))
+        )
     }
 
 

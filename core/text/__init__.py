@@ -58,7 +58,15 @@ from core.text._claims import (
     present_misspelt,
     repair,
 )
-from core.text._dates import DATE, DAY_OF_MONTH, asked_months, dates, holds_month, month_number
+from core.text._dates import (
+    DATE,
+    DAY_OF_MONTH,
+    asked_months,
+    dates,
+    holds_month,
+    month_number,
+    month_year,
+)
 from core.text._decline import DONT_KNOW
 from core.text._numbers import (
     DASHES,
@@ -164,6 +172,7 @@ __all__ = [
     "holds_month",
     "latin_share",
     "month_number",
+    "month_year",
     "names_in",
     "number_key",
     "number_keys",

@@ -121,6 +121,30 @@ def asked_months(question: str) -> list[tuple[str, int, int]]:
     ]
 
 
+#: A month of a year written alone, as a table's row label writes it: "JUL-2012", "Jul 2012",
+#: "July 2012", "2012-07", "07/2012", "2012M07".
+_MONTH_YEAR = re.compile(
+    r"(?P<name>[^\W\d_]{3,9})\.?[-\s]?(?P<year>\d{4})"
+    r"|(?P<y2>\d{4})(?:-|M)(?P<m2>\d{2})|(?P<m3>\d{1,2})/(?P<y3>\d{4})",
+    re.IGNORECASE,
+)
+
+
+def month_year(value: str) -> tuple[int, int] | None:
+    """(month, year) of a value that is a month of a year and nothing more (``_MONTH_YEAR``:
+    "JUL-2012" -> (7, 2012)); None for anything else ("July 14, 2012", "Jupiter 2012")."""
+    m = _MONTH_YEAR.fullmatch(value.strip())
+    if m is None:
+        return None
+    if m["name"]:
+        name = m["name"].lower()
+        full = next((i for i, n in enumerate(_MONTHS, 1) if n.startswith(name)), None)
+        month = full if len(name) >= 3 and full is not None else _SHORT_MONTHS.get(name)
+        return (month, int(m["year"])) if month else None
+    month, year = (int(m["m2"]), int(m["y2"])) if m["y2"] else (int(m["m3"]), int(m["y3"]))
+    return (month, year) if 1 <= month <= 12 else None
+
+
 def holds_month(text: str, month: int, year: int) -> bool:
     """True when ``text`` names ``month`` in any way: its name or first three letters as a word
     ("December", "Dec."), or a numeric date of that month of ``year`` ("2015-12", "12/2015",

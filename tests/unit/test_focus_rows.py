@@ -114,3 +114,18 @@ def test_a_row_is_named_by_its_date_however_either_writes_it() -> None:
     assert "81,01%" in focused and "61,41%" not in focused and "45,11%" not in focused
     dotted = harvest.replace("14-jul-17", "14.07.2017")
     assert "61,41%" not in focus_rows(_sheet(dotted), question).text
+
+
+def test_a_row_is_named_by_its_month_of_a_year() -> None:
+    """Held-out batch 9 dev h908: "for July 2012" did not name the bond-yield CSV's "DATE:
+    JUL-2012" row among its neighbours' months."""
+    yields = (
+        "yields.csv: Long-term interest rates (rows 136-138)\n"
+        "DATE: JUN-2012 | Ireland: 7.43 | Greece: 26.9\n"
+        "DATE: JUL-2012 | Ireland: 6.12 | Greece: 25.8\n"
+        "DATE: AUG-2012 | Ireland: 5.91 | Greece: 24.3"
+    )
+    focused = focus_rows(_sheet(yields), "What rate is listed for Ireland for July 2012?").text
+    assert "6.12" in focused and "7.43" not in focused and "5.91" not in focused
+    # a day of that month names the row holding that day, not the month's row
+    assert focus_rows(_sheet(yields), "What rate for July 3, 2012?").text == yields

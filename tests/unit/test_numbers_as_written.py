@@ -183,3 +183,14 @@ def test_dates_written_day_month_year_with_a_short_month_or_dots() -> None:
         "3-out-2017": ["2017-10-03"], "14-Jul-2017": ["2017-07-14"], "23.04.2020": ["2020-04-23"],
         "1.2.3.2020": [], "v1.10.2020": [], "30-feb-17": [], "12-abc-17": [],
     }  # fmt: skip
+
+
+def test_a_month_of_a_year_as_row_labels_write_it() -> None:
+    from core.text import month_year
+
+    assert [month_year(v) for v in ("JUL-2012", "Jul 2012", "2012-07", "07/2012", "Mai 2019")] == [
+        (7, 2012), (7, 2012), (7, 2012), (7, 2012), (5, 2019),
+    ]  # fmt: skip
+    assert [month_year(v) for v in ("July 14, 2012", "Jupiter 2012", "13/2012", "2012")] == [
+        None, None, None, None,
+    ]  # fmt: skip

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from core.text import NUMERIC_CELL, STOP_WORDS, dates, fold
+from core.text import NUMERIC_CELL, STOP_WORDS, asked_months, dates, fold, month_year
 
 #: Between a row's cells.
 CELL_GAP = " | "
@@ -17,10 +17,9 @@ def _named_values(row: str) -> list[str]:
     """The row's values a question may name it by, each at least ``MIN_NAME_CHARS`` long: its
     values of words ("Maple Leafs", "TOR"), and its first cell's value even if a figure (a
     table of years: "Year: 2015")."""
-    values = [c.split(": ", 1)[-1].strip() for c in row.split(CELL_GAP)]
     return [
         v
-        for k, v in enumerate(values)
+        for k, v in enumerate(_values(row))
         if len(v) >= MIN_NAME_CHARS
         and (k == 0 or not NUMERIC_CELL.fullmatch(v))
         and v.lower() not in STOP_WORDS
@@ -35,9 +34,11 @@ def is_row(line: str) -> bool:
 def value_named_rows(lines: list[str], question: str) -> set[int]:
     """Indexes into ``lines`` of the rows (lines with cells naming their columns) that
     ``question`` names by one of their values, matched whole and case-folded, or by a date
-    however either writes it ("14 July 2017" names the "14-jul-17" row: ``dates``)."""
+    however either writes it ("14 July 2017" names the "14-jul-17" row: ``dates``), or by a
+    month of a year ("July 2012" names the "DATE: JUL-2012" row: ``month_year``)."""
     asked = f" {fold(question)} "
     days = {d for _, d, _ in dates(question)}
+    months = {(m, y) for _, m, y in asked_months(question)} - {(d.month, d.year) for d in days}
     return {
         k
         for k, line in enumerate(lines)
@@ -45,8 +46,13 @@ def value_named_rows(lines: list[str], question: str) -> set[int]:
         and (
             any(re.search(rf"\W{re.escape(fold(v))}\W", asked) for v in _named_values(line))
             or (days and any(d in days for _, d, _ in dates(line)))
+            or (months and any(month_year(v) in months for v in _values(line)))
         )
     }
+
+
+def _values(row: str) -> list[str]:
+    return [c.split(": ", 1)[-1].strip() for c in row.split(CELL_GAP)]
 
 
 def is_cells_line(line: str) -> bool:

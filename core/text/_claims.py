@@ -14,6 +14,7 @@ from collections.abc import Iterable
 import ftfy
 
 from core.text._citations import CITATION
+from core.text._dates import dates
 from core.text._numbers import (
     DASHES,
     FIGURE_WORDS,
@@ -140,7 +141,8 @@ def present(claim: str, haystack: str) -> bool:
     """True when ``claim`` is in the folded ``haystack``; a number also with its commas dropped,
     or written another way (``number_key``: "2,32,822" is "232822", "1.234,5" is "1234.5", the
     season "1991–92" is "1991-1992" and "1991/92"), or in words (``worded_number_keys``: "20"
-    is in "twenty years" and in "vingt ans")."""
+    is in "twenty years" and in "vingt ans"), and a year in a date that writes it with two
+    figures ("2017" is in "14-jul-17": ``dates``)."""
     folded = fold(claim)
     if folded in haystack:
         return True
@@ -150,7 +152,15 @@ def present(claim: str, haystack: str) -> bool:
     if not (NUMBER.fullmatch(folded) or YEAR_RANGE.fullmatch(folded)):
         return False
     key = number_key(folded)
-    return key in number_keys(haystack) or key in worded_number_keys(haystack)
+    if key in number_keys(haystack) or key in worded_number_keys(haystack):
+        return True
+    return _YEAR.fullmatch(folded) is not None and any(
+        day.year == int(folded) for _, day, _ in dates(haystack)
+    )
+
+
+#: A year a date may write with two figures.
+_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 #: A name of at least this many letters is the same name with one letter wrong.

@@ -194,3 +194,15 @@ def test_a_month_of_a_year_as_row_labels_write_it() -> None:
     assert [month_year(v) for v in ("July 14, 2012", "Jupiter 2012", "13/2012", "2012")] == [
         None, None, None, None,
     ]  # fmt: skip
+
+
+def test_a_year_a_date_writes_with_two_figures_is_not_unmentioned() -> None:
+    """Seen on a fresh clone's README set-up: "by 14 July 2017" over a table whose columns are
+    "7-jul-17 | 14-jul-17" was declined: "No passage mentions 2017"."""
+    table = "Regiões: Médio-Norte | 7-jul-17: 61,41% | 14-jul-17: 81,01%"
+    question = "What share of the Médio-Norte area had been harvested by 14 July 2017?"
+    verdict = check("81,01% [1].", {1: table}, question=question)
+    assert verdict.unmentioned == [] and verdict.grounded
+    missing = check("81,01% [1].", {1: table}, question=question.replace("2017", "2016"))
+    assert missing.unmentioned == ["2016"]
+    assert not present("2017", fold("the 17 plots of 7-jul-2016"))

@@ -28,9 +28,12 @@ class XlsxLoader:
         """Sections of up to ten rows per sheet, each with the sheet's header row."""
         import openpyxl
 
-        with office_package(path, ".xlsx", "Excel workbook") as package:
+        with (
+            office_package(path, ".xlsx", "Excel workbook") as package,
+            package.open("rb") as handle,  # a file object: openpyxl refuses a path by its suffix
+        ):  # (a workbook named "prices.xls" that is an .xlsx, as content detection reads it)
             try:
-                book = openpyxl.load_workbook(str(package), read_only=True, data_only=True)
+                book = openpyxl.load_workbook(handle, read_only=True, data_only=True)
             except Exception as exc:
                 raise LoaderError(f"{path.name}: not a readable Excel workbook ({exc})") from exc
             return self._sheets(path, package, book)

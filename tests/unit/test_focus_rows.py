@@ -3,7 +3,13 @@ Stanley Cups have the Maple Leafs won in total?" was answered with the Blues' 1)
 
 from __future__ import annotations
 
-from service.answering.retrieval import Passage, focus_rows, rows_numbered
+from service.answering.retrieval import (
+    Passage,
+    asked_whens,
+    focus_rows,
+    keep_asked_dates,
+    rows_numbered,
+)
 
 SHEET = (
     "Stanley Cups: Stanley Cups (rows 3-5)\n"
@@ -129,3 +135,65 @@ def test_a_row_is_named_by_its_month_of_a_year() -> None:
     assert "6.12" in focused and "7.43" not in focused and "5.91" not in focused
     # a day of that month names the row holding that day, not the month's row
     assert focus_rows(_sheet(yields), "What rate for July 3, 2012?").text == yields
+
+
+HARVEST = (
+    "colheita.csv (rows 2-3)\n"
+    "Regiões | 7-jul-17 | 14-jul-17 | Área (ha)\n"
+    "Regiões: Médio-Norte | 7-jul-17: 61,41% | 14-jul-17: 81,01% | Área (ha): 2.025.045\n"
+    "Regiões: Norte | 7-jul-17: 30,02% | 14-jul-17: 56,13% | Área (ha): 165.776"
+)
+
+
+def test_a_tables_date_columns_keep_the_asked_dates_cells() -> None:
+    """A table whose columns are weeks ("7-jul-17 | 14-jul-17"): "by 14 July 2017" was answered
+    with the 7-jul-17 cell beside it (seen on a fresh clone's README set-up)."""
+    question = "What share of the Médio-Norte region had been harvested by 14 July 2017?"
+    kept = keep_asked_dates(_sheet(HARVEST), asked_whens(question), rows_too=False)
+    assert kept is not None
+    assert kept.text.splitlines()[2:] == [
+        "Regiões: Médio-Norte | … | 14-jul-17: 81,01% | Área (ha): 2.025.045",
+        "Regiões: Norte | … | 14-jul-17: 56,13% | Área (ha): 165.776",
+    ]
+    assert kept.whole == HARVEST  # the citation keeps every cell
+    # "July 2017" asks every July week; a question on no date, or on a change, keeps them all
+    for question in (
+        "What share had been harvested in July 2017?",
+        "What share of the Norte region had been harvested?",
+        "How much did the Norte harvest progress between 7 July 2017 and 14 July 2017?",
+        "How much had the Norte harvest grown by 14 July 2017?",
+    ):
+        sheet = _sheet(HARVEST)
+        assert keep_asked_dates(sheet, asked_whens(question), rows_too=False) is sheet, question
+
+
+def test_rows_of_other_dates_go_only_when_asked_and_a_table_left_empty_goes() -> None:
+    weeks = (
+        "milho.pdf: Colheita\n"
+        "Regiões do IMEA: 30-jun-17 | Médio-Norte: 45,11% | Norte: 14,04%\n"
+        "Regiões do IMEA: 7-jul-17 | Médio-Norte: 61,41% | Norte: 30,02%"
+    )
+    asked = asked_whens("What share had Norte harvested by 14 July 2017?")
+    sheet = _sheet(weeks)
+    assert keep_asked_dates(sheet, asked, rows_too=False) is sheet
+    assert keep_asked_dates(_sheet(weeks), asked, rows_too=True) is None
+    with_area = f"{weeks}\nRegiões do IMEA: Área (ha) | Médio-Norte: 2.025.045 | Norte: 165.776"
+    kept = keep_asked_dates(_sheet(with_area), asked, rows_too=True)
+    assert kept is not None
+    assert kept.text.splitlines() == ["milho.pdf: Colheita", "…", with_area.splitlines()[-1]]
+
+
+def test_a_row_is_named_by_the_parts_of_its_label_in_any_order() -> None:
+    """Held-out batch 9 dev h912: TfL's rows are labelled "2012/2013 - 5" (year, then period);
+    "for period 5 of 2012/2013" named none of them, and fitting gave the periods 3 and 4."""
+    periods = (
+        "tfl_passengers.csv (rows 2-4)\n"
+        "column 1: 2012/2013 - 3 | Millions bus journeys: 178.0\n"
+        "column 1: 2012/2013 - 5 | Millions bus journeys: 167.3\n"
+        "column 1: 2013/2014 - 5 | Millions bus journeys: 170.1"
+    )
+    question = "How many million bus journeys does the TfL file record for period 5 of 2012/2013?"
+    focused = focus_rows(_sheet(periods), question).text
+    assert "167.3" in focused and "178.0" not in focused and "170.1" not in focused
+    # every part is needed: "2012/2013" alone names no row of the three
+    assert focus_rows(_sheet(periods), "How many bus journeys in 2012/2013?").text == periods

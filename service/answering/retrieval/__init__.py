@@ -4,9 +4,10 @@ Public: ``Retriever`` (hybrid dense + keyword search fused by ``reciprocal_rank_
 ``METHODS`` it offers), ``Passage`` and ``Filters``; the second hop for two-step questions
 (``second_hop``, ``bridge_names``; an arithmetic question's two sides, ``side_hop``); passage
 fitting (``fit_passages``, ``GAP``: the mark of sentences left out, ``merge_identical``,
-``narrow_row``, ``focus_rows``, ``rows_numbered``, ``under_label``, ``split_sentences``,
-``is_tabular``, the shape of value a question asks for (``asked_shapes``, ``holds_shape``),
-``lexical_scores``,
+``narrow_row``, ``focus_rows``, ``rows_numbered``, the days and months a question asks for and
+a table cut to them (``asked_whens``, ``keep_asked_dates``), ``under_label``,
+``split_sentences``, ``is_tabular``, the shape of value a question asks for (``asked_shapes``,
+``holds_shape``), ``lexical_scores``,
 ``SentenceVectors``); a filter by speaker checked (``check_speakers``); context fitting in
 tokens (``check_fits``, ``counted_tokens``, ``prompt_tokens``, ``overflow``,
 ``ContextOverflowError``); what names a document in a question and in the document's head
@@ -41,6 +42,7 @@ from service.answering.retrieval._passages import (
     fit_passages,
     focus_rows,
     is_tabular,
+    keep_asked_dates,
     merge_identical,
     narrow_row,
     rows_numbered,
@@ -54,6 +56,7 @@ from service.answering.retrieval._retriever import (
     Retriever,
     reciprocal_rank_fusion,
 )
+from service.answering.retrieval._rows import asked_whens
 from service.answering.retrieval._sentences import GAP, split_sentences
 from service.answering.retrieval._shapes import asked_shapes, holds_shape
 from service.answering.retrieval._speakers import check_speakers
@@ -69,6 +72,7 @@ __all__ = [
     "Retriever",
     "SentenceVectors",
     "asked_shapes",
+    "asked_whens",
     "bridge_names",
     "check_fits",
     "check_speakers",
@@ -80,6 +84,7 @@ __all__ = [
     "holds_shape",
     "is_tabular",
     "joined_words",
+    "keep_asked_dates",
     "kinds_named",
     "lexical_scores",
     "merge_identical",

@@ -37,9 +37,14 @@ from service.answering.retrieval._lexical import lexical_scores, stems_of
 from service.answering.retrieval._retriever import Passage
 from service.answering.retrieval._rows import (
     CELL_GAP,
+    When,
+    asked_whens,
     carries_headers,
+    is_asked,
     is_cells_line,
     is_row,
+    other_dated_cells,
+    row_whens,
     value_named_rows,
 )
 from service.answering.retrieval._sentences import GAP, split_sentences
@@ -364,6 +369,80 @@ def focus_rows(passage: Passage, question: str) -> Passage:
     return replace(passage, text="\n".join(kept), whole=passage.whole or passage.text)
 
 
+def _cut_cells(row: str, drop: set[int]) -> str:
+    """``row``'s cells without those at ``drop``, a run of them left out written "…"."""
+    out: list[str] = []
+    for i, cell in enumerate(row.split(CELL_GAP)):
+        if i not in drop:
+            out.append(cell)
+        elif not out or out[-1] != GAP.strip():
+            out.append(GAP.strip())
+    return CELL_GAP.join(out)
+
+
+def keep_asked_dates(passage: Passage, asked: set[When], rows_too: bool) -> Passage | None:
+    """A table passage whose rows name their columns, its rows cut to the asked days' and
+    months' cells when its columns are dates ("Regiões: Médio-Norte | 7-jul-17: 61,41% |
+    14-jul-17: 81,01%" -> "Regiões: Médio-Norte | … | 14-jul-17: 81,01%" for "by 14 July
+    2017": a 1.5B model given both cells answered from the first), and with ``rows_too`` (the
+    asked date's row is among the passages given, in another chunk of the same table) without
+    its rows labelled by another date (held-out dev h1009 read "30-jun-17" from a chunk beside
+    the "14-jul-17" row). None when that leaves it no row and nothing but its title and column
+    names; unchanged when nothing is cut (``whole`` keeps the passage for the citation)."""
+    if not asked or not rows_carry_headers(passage):
+        return passage
+    lines = passage.text.splitlines()
+    other_rows = (
+        {k for k, w in row_whens(lines).items() if not is_asked(w, asked)} if rows_too else set()
+    )
+    kept: list[str] = []
+    for k, line in enumerate(lines):
+        if k in other_rows:
+            if not kept or kept[-1] != GAP.strip():
+                kept.append(GAP.strip())
+            continue
+        drop = other_dated_cells(line.split(CELL_GAP), asked) if is_row(line) else set()
+        kept.append(_cut_cells(line, drop) if drop else line)
+    if kept == lines:
+        return passage
+    left = [ln for ln in kept if ln.strip() and ln != GAP.strip()]
+    if not any(is_row(ln) for ln in left) and all(
+        k == 0 or is_cells_line(ln) for k, ln in enumerate(left)
+    ):
+        return None
+    return replace(passage, text="\n".join(kept), whole=passage.whole or passage.text)
+
+
+#: How a table passage names rows the question names by a value: not at all, cut to them
+#: (``focus_rows``), or every row of it named (a chunk of one row).
+NO_ROW, CUT_TO_ROWS, ALL_ROWS = 0, 1, 2
+
+
+def _asked_dates_only(
+    passages: list[Passage], named: list[int], question: str
+) -> tuple[list[Passage], list[int]]:
+    """``passages`` (and how each names rows the question names, ``named``) with
+    the cells and rows of days and months the question does not ask about left out
+    (``keep_asked_dates``): the rows labelled by another date only from the documents of which
+    a passage given holds the asked date's row."""
+    asked = asked_whens(question)
+    if not asked:
+        return passages, named
+    dated = {
+        p.path
+        for p, n in zip(passages, named, strict=True)
+        if n and any(is_asked(w, asked) for w in row_whens(p.text.splitlines()).values())
+    }
+    out: list[Passage] = []
+    flags: list[int] = []
+    for p, n in zip(passages, named, strict=True):
+        kept = keep_asked_dates(p, asked, rows_too=p.path in dated)
+        if kept is not None:
+            out.append(kept)
+            flags.append(n)
+    return out, flags
+
+
 def _leading_cells(
     row: str, room: int, count_tokens: Callable[[str], int]
 ) -> tuple[str, int] | None:
@@ -385,6 +464,17 @@ def _leading_cells(
         if (tokens := count_tokens(text)) <= room:
             return text, tokens
     return None
+
+
+def _all_rows_named(passage: Passage, question: str) -> bool:
+    """True for a table passage whose every row the question names by a value (a chunk of one
+    row: "column 1: 2012/2013 - 5 | ..." for "period 5 of 2012/2013", held-out batch 9 dev
+    h912, whose row lost to the first passage's period 3 and another's period 4)."""
+    if not rows_carry_headers(passage):
+        return False
+    lines = passage.text.splitlines()
+    rows = {k for k, ln in enumerate(lines) if is_row(ln)}
+    return bool(rows) and value_named_rows(lines, question) >= rows
 
 
 def _named_rows(pieces: list[_Piece]) -> list[_Piece]:
@@ -467,10 +557,19 @@ def fit_passages(
     if budget <= 0 or not passages:
         return list(passages)
     focused = [focus_rows(p, question) for p in passages]
+    pairs = zip(passages, focused, strict=True)
+    how = [
+        CUT_TO_ROWS if p is not f else ALL_ROWS if _all_rows_named(p, question) else NO_ROW
+        for p, f in pairs
+    ]
+    passages, named_rows = _asked_dates_only(focused, how, question)
     # a table cut to the rows the question names by a value keeps its best one, like the first
-    # passage ("What is Microsoft's ISIN?": the infobox's row lost to prose on Microsoft)
-    row_named = {i for i, (p, f) in enumerate(zip(passages, focused, strict=True)) if p is not f}
-    passages = focused
+    # passage ("What is Microsoft's ISIN?": the infobox's row lost to prose on Microsoft); one
+    # whose every row it names offers its best row next, when it fits (held-out batch 9 dev
+    # h912: the one-row chunk of "2012/2013 - 5" lost to periods 3 and 4; forcing those too
+    # spent twice the budget on the procurement list's named rows, dev h706)
+    row_named = {i for i, n in enumerate(named_rows) if n == CUT_TO_ROWS}
+    all_named = {i for i, n in enumerate(named_rows) if n == ALL_ROWS}
     sizes = [count_tokens(p.text) for p in passages]
     if sum(sizes) <= budget:
         return list(passages)  # everything fits: nothing to score
@@ -578,12 +677,20 @@ def fit_passages(
     # paper five weak openings and no room for its answer, dev h129) and those of passages
     # kept for a side of a question or cut to the rows it names
     best_named: dict[str, tuple[float, int]] = {}
+    # (of a named document with rows the question names, among the passages holding them)
+    with_rows = {passages[i].path for i in row_named | all_named}
     for x in candidates:
         p = passages[x.passage]
+        if p.path in with_rows and x.passage not in row_named | all_named:
+            continue
         if p.named and x.score > best_named.get(p.path, (-np.inf, 0))[0]:
             best_named[p.path] = (x.score, x.passage)
+    # the first passage too, unless it is a table's rows none of which the question names
+    # while another passage's rows it names (its period 3 row before the "2012/2013 - 5" asked)
+    unnamed_rows = (row_named or all_named) and 0 not in row_named | all_named
+    first_kept = set() if unnamed_rows and rows_carry_headers(passages[0]) else {0}
     kept_first = (
-        {0}
+        first_kept
         | {i for _, i in best_named.values()}
         | {i for i, p in enumerate(passages) if p.kept}
         | row_named
@@ -593,10 +700,19 @@ def fit_passages(
         for i in sorted(kept_first)
         if (pieces := [x for x in candidates if x.passage == i])
     ]
-    rest = sorted((x for x in candidates if all(x is not t for t in tops)), key=lambda x: -x.score)
+    offered = sorted(
+        (
+            max(pieces, key=lambda x: x.score)
+            for i in sorted(all_named - kept_first)
+            if (pieces := [x for x in candidates if x.passage == i])
+        ),
+        key=lambda x: -x.score,
+    )
+    first = [*tops, *offered]
+    rest = sorted((x for x in candidates if all(x is not t for t in first)), key=lambda x: -x.score)
     # then the named documents' other sentences, before any other document's (sorted is stable)
     rest.sort(key=lambda x: not passages[x.passage].named)
-    order = [*tops, *rest]
+    order = [*first, *rest]
     for n, piece in enumerate(order):
         if not take(piece, force=n < len(tops)):
             continue

@@ -64,6 +64,21 @@ def _number(value: str, number_format: str = "") -> str:
     return cell_text(number, number_format)
 
 
+def _paragraph_text(paragraph: Any) -> str:
+    """A paragraph's runs, a line break (``a:br``, Shift+Enter) a new line: joining the runs
+    alone ran the lines of a title together ("2020 Census Small Business ParticipationSub-
+    contracting Goals", "VENDOR EXPO2020 Census"; batch 11's Census deck). Fields (the slide
+    number placeholder's "42") are left out, as before."""
+    from pptx.oxml.ns import qn
+
+    br, run = qn("a:br"), qn("a:r")
+    return "".join(
+        "\n" if c.tag == br else (c.text or "")
+        for c in paragraph._p.content_children
+        if c.tag in (br, run)
+    )
+
+
 def _shape_lines(shape: Any) -> Iterator[str]:
     """Text of a shape, of a group's shapes and of a table's rows."""
     if getattr(shape, "shapes", None) is not None:  # a group
@@ -72,9 +87,9 @@ def _shape_lines(shape: Any) -> Iterator[str]:
         return
     if getattr(shape, "has_text_frame", False) and shape.has_text_frame:
         for paragraph in shape.text_frame.paragraphs:
-            text = "".join(run.text for run in paragraph.runs).strip()
-            if text:
-                yield text
+            for line in _paragraph_text(paragraph).split("\n"):
+                if line.strip():
+                    yield line.strip()
     if getattr(shape, "has_table", False) and shape.has_table:
         for row in shape.table.rows:
             cells = [cell.text.strip() for cell in row.cells]

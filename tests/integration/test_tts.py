@@ -44,7 +44,9 @@ def test_streamed_pieces_make_a_valid_wav_and_speed_shortens(
     assert len(chunks) == 2  # piper yields one piece per sentence
     normal = tts.synthesize(SENTENCE)
     fast = tts.synthesize(SENTENCE, speed=2.0)
-    assert fast.seconds < normal.seconds * 0.7
+    # piper draws each phoneme's length with noise (noise_w), so the ratio moves run to run:
+    # 0.61-0.66 in six runs here, 0.70 once in CI, against 0.7 then; speed ignored gives ~1.0
+    assert fast.seconds < normal.seconds * 0.8
     out = tmp_path / "x.wav"
     out.write_bytes(normal.wav())
     with wave.open(str(out)) as w:

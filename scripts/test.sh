@@ -38,9 +38,24 @@ VENV="${HEARTH_VENV:-.venv}"
 "$VENV/bin/ruff" check .
 "$VENV/bin/mypy"
 status=0
-"$VENV/bin/python" -m pytest --durations=25 "$@" || status=$?
-# Exit code 5 means "no tests collected" (an empty tier): not a failure of the suite.
-if [ "$status" -eq 5 ]; then status=0; fi
+# With no arguments the suite runs on HEARTH_TEST_WORKERS pytest-xdist workers (default 2: a
+# test spends about 40% of its time waiting on a subprocess, a server or a model load, so two
+# keep both cores busy), whole files to a worker so a module's server starts once; then the
+# tests marked `serial` (they read the machine's load or time a run against a cap) alone.
+# Arguments (a tier, a file, -k ...) run as given in one process.
+workers="${HEARTH_TEST_WORKERS:-2}"
+passed_or_empty() { [ "$1" -eq 0 ] || [ "$1" -eq 5 ]; }  # 5: no tests collected (an empty tier)
+if [ "$#" -gt 0 ]; then
+  "$VENV/bin/python" -m pytest --durations=25 "$@" || status=$?
+  if passed_or_empty "$status"; then status=0; fi
+else
+  "$VENV/bin/python" -m pytest --durations=25 -n "$workers" --dist loadfile -m "not serial" \
+    || status=$?
+  if passed_or_empty "$status"; then status=0; fi
+  serial_status=0
+  "$VENV/bin/python" -m pytest --durations=10 -m serial || serial_status=$?
+  if ! passed_or_empty "$serial_status"; then status=$serial_status; fi
+fi
 
 have_postgres() {
   command -v initdb >/dev/null 2>&1 || compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null
@@ -60,8 +75,8 @@ else
     echo "==> scaled pass: tests/integration on Postgres + Chroma server + llama_cpp.server" >&2
     start=$SECONDS
     scaled_status=0
-    HEARTH_TEST_BACKENDS=scaled "$VENV/bin/python" -m pytest --durations=15 tests/integration -m "not slow" \
-      || scaled_status=$?
+    HEARTH_TEST_BACKENDS=scaled "$VENV/bin/python" -m pytest --durations=15 -n "$workers" \
+      --dist loadfile tests/integration -m "not slow and not serial" || scaled_status=$?
     echo "==> scaled pass took $((SECONDS - start)) s (exit $scaled_status)" >&2
     if [ "$scaled_status" -ne 0 ] && [ "$scaled_status" -ne 5 ]; then status=$scaled_status; fi
   else

@@ -18,6 +18,11 @@ from service.answering.retrieval import Retriever
 from service.state import Hearth
 from tests.integration.conftest import cited_names, hearth_on_library
 
+pytestmark = pytest.mark.embedded_only(
+    "document references and computed amounts are the subject; test_named_documents covers "
+    "document filters over these backends: one pass"
+)
+
 BODY = "Hello all,\n\nI propose a budget of {} euros for the library roof repairs this autumn.\n"
 MEMO = (
     "MEMORANDUM\n\n{}\n\nTo: the board\n\nThe board set a budget of {} euros for the library "

@@ -15,7 +15,8 @@ import pytest
 from core.threads import available_cores
 from tests.integration.conftest import Server, metric, run_hearth, start_server
 
-pytestmark = pytest.mark.slow
+# serial: it reads the machine's load, so another test's answers beside it would be counted
+pytestmark = [pytest.mark.slow, pytest.mark.serial]
 
 FACT = "The lighthouse on Skerra was painted red and white in 1911 by the keeper, Ada Thorne."
 

@@ -20,6 +20,8 @@ from tests.badfiles import NEEDS_PASSWORD, encrypted_kinds, encrypted_pdf
 from tests.integration.conftest import REPO, backend_settings, hearth_env, run_hearth
 from tests.integration.test_bad_inputs import stored
 
+pytestmark = pytest.mark.embedded_only("the loaders' refusals are the subject: one pass")
+
 GOOD = {
     "lamp.md": "# Lamp\nThe brass lamp in the hallway was made in Bergen in 1911.\n",
     "boat.txt": "The rowing boat Maren is painted yellow and kept in shed nine.\n",

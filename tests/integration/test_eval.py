@@ -20,6 +20,11 @@ from service.evaluation.gold import GoldQuestion
 from service.evaluation.runner import RetrievalScores, rank_documents, score_retrieval
 from tests.integration.conftest import run_hearth
 
+pytestmark = pytest.mark.embedded_only(
+    "the eval harness (its metrics, reports and scratch bases) is the subject; test_congruence "
+    "and test_rag cover retrieval and answers over these backends: one pass"
+)
+
 MODEL = "smollm2-135m"
 
 DOCS = {

@@ -6,6 +6,7 @@ import gzip
 import json
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select
 
 from core.db.models import Chunk, Document
@@ -14,6 +15,10 @@ from ingest.pipeline import IngestPipeline
 from ingest.remove import remove_documents
 from samples.formats import mail, make_eml, make_pptx, minimal_pdf
 from tests.integration.conftest import run_hearth
+
+pytestmark = pytest.mark.embedded_only(
+    "the loaders are the subject; other tests write the catalogue and stores on this pass: one pass"
+)
 
 
 def _docs(pipeline: IngestPipeline) -> dict[str, Document]:

@@ -12,6 +12,11 @@ import pytest
 from core.errors import LoaderError, UnsupportedTypeError
 from ingest.loaders.base import detect_type, load_file, loader_for
 
+pytestmark = pytest.mark.embedded_only(
+    "the .xls loader is the subject; other tests write the catalogue and stores on this pass: "
+    "one pass"
+)
+
 WORKBOOK = Path(__file__).parent / "data" / "Formate.xls"
 
 

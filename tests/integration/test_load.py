@@ -37,6 +37,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 
 @pytest.mark.slow
+@pytest.mark.serial  # its requests run against a time cap: not beside another test's answers
 def test_thousand_mixed_requests_no_5xx_and_flat_rss(server: Server) -> None:
     warm = run_load(server.url, WARMUP, CLIENTS, CAP_S, seed=0)
     assert not warm.capped

@@ -9,11 +9,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from core.embedder import Embedder
 from core.knowledge import KnowledgeBase
 from ingest.pipeline import IngestPipeline
 from service.answering.grounding import check
 from service.answering.retrieval import Retriever, fit_passages
+
+pytestmark = pytest.mark.embedded_only(
+    "OCR, language detection and passage fitting are the subject; test_rag covers answers over "
+    "these backends: one pass"
+)
 
 HELDOUT = Path(__file__).resolve().parents[2] / "bench" / "heldout" / "files"
 PORTUGUESE = "In the Portuguese sentence of the scan, what word is used for the dog?"

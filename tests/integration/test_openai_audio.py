@@ -73,7 +73,9 @@ def test_speed_shortens_the_audio(client: openai.OpenAI, spoken: bytes) -> None:
     fast = client.audio.speech.create(
         model="tts-1", voice="alloy", input=SENTENCE, response_format="wav", speed=2.0
     ).content
-    assert wav_seconds(fast) < 0.7 * wav_seconds(spoken)
+    # piper draws each phoneme's length with noise, so the ratio moves run to run (0.61-0.70
+    # seen); speed ignored gives ~1.0 (the same bound as test_tts.py)
+    assert wav_seconds(fast) < 0.8 * wav_seconds(spoken)
 
 
 def test_verbose_json_has_segments_and_text_is_plain(client: openai.OpenAI, spoken: bytes) -> None:

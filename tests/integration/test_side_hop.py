@@ -18,6 +18,11 @@ from service.answering.grounding import compute, sides
 from service.answering.orchestration import further_hops
 from service.answering.retrieval import Filters, Passage, Retriever, second_hop, side_hop
 
+pytestmark = pytest.mark.embedded_only(
+    "the second search and the arithmetic are the subject; test_rag covers answers over these "
+    "backends: one pass"
+)
+
 NOTICE = (
     Path(__file__).parents[2] / "bench" / "heldout" / "files" / "federal-register-2020-17221.pdf"
 )

@@ -8,8 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from core.settings import load_settings
 from core.speech import SpeechModel
+
+pytestmark = pytest.mark.embedded_only("Whisper's languages are the subject: one pass")
 
 HELDOUT = Path(__file__).resolve().parents[2] / "bench" / "heldout" / "files"
 

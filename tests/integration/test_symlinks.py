@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select
 
 from core.db.models import Document
@@ -22,6 +23,11 @@ from ingest.watcher import create_watcher
 from tests.integration.conftest import backend_settings, run_hearth
 from tests.integration.test_pipeline import assert_in_step
 from tests.integration.watching import wait_until
+
+pytestmark = pytest.mark.embedded_only(
+    "path resolution in ingest and the watcher is the subject; test_watcher and "
+    "test_folder_paths cover the catalogue on this pass: one pass"
+)
 
 LOOPS = ("loop1.txt", "loop2.txt", "sub/back")
 

@@ -17,6 +17,10 @@ from service.answering.orchestration import Answer
 from service.answering.retrieval import Retriever, second_hop
 from service.state import Hearth
 
+pytestmark = pytest.mark.embedded_only(
+    "the second retrieval hop is the subject; test_rag covers answers over these backends: one pass"
+)
+
 PROJECTS = """# Projects 2022-2025
 
 ## Harbour project

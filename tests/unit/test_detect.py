@@ -145,7 +145,7 @@ def test_a_message_whose_folded_header_lines_lost_their_indentation(tmp_path: Pa
     ("name", "content", "reason"),
     [
         ("old.doc", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 64, "legacy Microsoft Office"),
-        ("report.pdf", gzip.compress(b"hello"), "gzip-compressed data, not the .pdf file"),
+        ("report.pdf", gzip.compress(b"hello", mtime=0), "gzip-compressed data, not the .pdf file"),
         ("data.txt", b"\x00\x01\x02\x03binary\x00", "binary data of an unknown kind"),
         ("archive.docx", None, "a zip archive, not the .docx file"),
         ("notes.weird", b"plain words", "unsupported file type .weird"),

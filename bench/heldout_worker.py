@@ -132,7 +132,7 @@ def retrieve_all(out: Path, questions: list[str]) -> None:
     from core.knowledge import KnowledgeBase
     from core.settings import load_settings
     from service.answering import retrieval as answering
-    from service.answering.orchestration import further_hops
+    from service.answering.orchestration import further_hops, with_turns_around
 
     settings = load_settings()
     kb = KnowledgeBase(settings)
@@ -157,6 +157,7 @@ def retrieve_all(out: Path, questions: list[str]) -> None:
                     count_tokens,
                     settings.retrieval.passage_tokens,
                 )
+                fitted = with_turns_around(retriever, question, fitted, answering.Filters())
                 row = {
                     "i": i,
                     "sources": [Path(p.path).name for p in found],

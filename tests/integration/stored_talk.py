@@ -8,7 +8,7 @@ import time
 import numpy as np
 
 from core.catalogue import DocumentVersion
-from core.embedder import configured_dimension
+from core.embedder import Embedder, configured_dimension
 from core.knowledge import KnowledgeBase
 from core.types import ChunkDraft
 
@@ -16,9 +16,12 @@ from core.types import ChunkDraft
 TURNS = [(1, "We should fix the roof first."), (2, "The budget says windows."), (1, "Roof.")]
 
 
-def commit_talk(kb: KnowledgeBase, path: str, turns: list[tuple[int, str]]) -> int:
+def commit_talk(
+    kb: KnowledgeBase, path: str, turns: list[tuple[int, str]], embedder: Embedder | None = None
+) -> int:
     """Commit one version of a recording at catalogue path ``path`` whose sections are
-    ``turns`` (speaker, text), 5 s apart; its document id."""
+    ``turns`` (speaker, text), 5 s apart; its document id. The vectors are stand-ins unless
+    ``embedder`` is given (then each turn's own, so a question's search finds them)."""
     drafts = [
         ChunkDraft(
             i, text, 6, {"start": 5.0 * i, "end": 5.0 * i + 4, "speaker": who, "speakers": 2}
@@ -27,6 +30,8 @@ def commit_talk(kb: KnowledgeBase, path: str, turns: list[tuple[int, str]]) -> i
     ]
     vectors = np.zeros((len(drafts), configured_dimension(kb.settings.embedder)), np.float32)
     vectors[:, 0] = 1.0
+    if embedder is not None:
+        vectors = np.asarray(embedder.embed([d.text for d in drafts]), np.float32)
     version = DocumentVersion(
         path=path, sha256=f"{len(turns):064x}", size=100, file_type="audio",
         collection="default", drafts=drafts, vectors=vectors, title="talk",

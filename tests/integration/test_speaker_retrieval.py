@@ -1,20 +1,25 @@
 """Speakers in retrieval (issue 32): a question about one speaker gets that speaker's turn about
 what it asks first, by its words (stems, British and American spellings as one), not by cosine
 alone; a filter by speaker keeps only those speakers' turns, and an unknown one is refused by
-name, in the retriever and through a real server's /api/ask. The catalogue, stores and embedder
-are real; the recording's turns are committed the way the pipeline commits them."""
+name, in the retriever and through a real server's /api/ask. A turn reaches the model with the
+turns around it, each line labelled with its speaker (issue 35: a dialogue's answer is in the
+reply). The catalogue, stores and embedder are real; the recording's turns are committed the
+way the pipeline commits them."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from core.catalogue import chunks_of
 from core.embedder import Embedder
 from core.errors import InvalidInputError
 from core.filters import Filters
 from core.knowledge import KnowledgeBase
 from core.settings import HearthSettings
 from core.text import american, content_stems
-from service.answering.retrieval import Retriever, check_speakers
+from service.answering.retrieval import Passage, Retriever, check_speakers, with_exchanges
 from service.speakers.service import rename
 from tests.integration.conftest import start_server
 from tests.integration.stored_talk import commit_talk
@@ -81,10 +86,59 @@ def test_a_filter_by_speaker_keeps_their_turns_and_refuses_an_unknown_one(
         check_speakers(kb.db, ["Maria"], "elsewhere")
 
 
+#: Held-out dev h1154/h1155's sales call (commercial_mono.wav, as Whisper and diarization wrote
+#: it): the caller's choices are the replies to the agent's questions.
+CALL = [
+    (1, "Okay, I'm here."),
+    (2, "Hi, I'd like to buy a Chromecast, and I was wondering whether you could help me."),
+    (1, "Certainly, which color would you like? We have blue, black, and red."),
+    (2, "Let's get the black one."),
+    (1, "Okay, great. Would you like the new Chromecast Ultra model or the regular Chromecast?"),
+    (2, "Regular Chromecast is fine."),
+    (1, "Okay, sure. Would you like to ship it regular or express?"),
+    (2, "Express, please."),
+    (1, "Terrific. It's on the way. Thank you very much."),
+    (2, "Thank you."),
+    (1, "Bye."),
+]
+
+
+def _passages(kb: KnowledgeBase, doc: int, ordinals: list[int], path: str) -> list[Passage]:
+    """The chunks ``ordinals`` of document ``doc`` as fitted passages, numbered from 1."""
+    with kb.db.session() as s:
+        chunks = {c.ordinal: c for c in chunks_of(s, doc)}
+        return [
+            Passage(
+                i, chunks[n].id, doc, path, "audio", dict(chunks[n].provenance), 0.5, chunks[n].text
+            )
+            for i, n in enumerate(ordinals, start=1)
+        ]
+
+
+def test_a_turn_is_given_the_turns_around_it_with_their_speakers(kb: KnowledgeBase) -> None:
+    doc = commit_talk(kb, "/rec/call.wav", CALL)
+    note = commit_talk(kb, "/rec/note.wav", [(1, "Only one voice here.")])
+    (asking,) = _passages(kb, doc, [2], "/rec/call.wav")
+    (alone,) = _passages(kb, note, [0], "/rec/note.wav")
+    alone = replace(alone, number=2, provenance={"start": 0.0, "end": 4.0})  # no speakers
+    found = with_exchanges([asking, alone], kb.db)
+    assert [p.number for p in found] == [1, 2]
+    # two turns before and after, each labelled with its speaker
+    assert found[0].text.split("\n") == [f"Speaker {who}: {said}" for who, said in CALL[:5]]
+    assert "speaker" not in found[0].provenance  # several speak: the lines say who
+    assert found[0].label == "call.wav, 0:00–0:24"
+    assert found[1] == alone  # not a turn of a dialogue: as it was
+
+    # the turn asking about shipping, found second, joins the first exchange: nothing twice
+    (both,) = with_exchanges(_passages(kb, doc, [2, 6], "/rec/call.wav"), kb.db)
+    assert both.text.split("\n") == [f"Speaker {who}: {said}" for who, said in CALL[:9]]
+    assert both.number == 1 and both.label == "call.wav, 0:00–0:44"
+
+
 def test_ask_takes_a_speakers_filter_and_refuses_an_unknown_speaker(
-    kb: KnowledgeBase, settings: HearthSettings
+    kb: KnowledgeBase, settings: HearthSettings, embedder: Embedder
 ) -> None:
-    doc = commit_talk(kb, "/rec/street.wav", TALK)
+    doc = commit_talk(kb, "/rec/street.wav", TALK, embedder)
     rename(kb.db, settings.data_dir, doc, 2, "Maria")
     kb.close()
     server = start_server(settings.data_dir)
@@ -100,5 +154,19 @@ def test_ask_takes_a_speakers_filter_and_refuses_an_unknown_speaker(
             sources = ok.json()["sources"]
             assert sources and {s["provenance"]["speaker"] for s in sources} == {2}, sources
             assert all(s["label"].startswith("street.wav, Maria, ") for s in sources)
+            # without a filter, a turn comes with the turns around it, each line its speaker's
+            talk = c.post("/api/ask", json={"question": "What about the roof?"})
+            assert talk.status_code == 200, talk.text
+            sources = talk.json()["sources"]
+            assert sources and "speaker" not in sources[0]["provenance"], sources
+            lines = sources[0]["text"].split("\n")
+            assert "Speaker 1: The builder can start on the roof in March." in lines, lines
+            assert any(line.startswith("Maria: The budget") for line in lines), lines
+            # a question about one speaker keeps that speaker's turns, labelled with them
+            hers = c.post("/api/ask", json={"question": "What did Maria say about the roof?"})
+            assert hers.status_code == 200, hers.text
+            sources = hers.json()["sources"]
+            assert sources and sources[0]["label"].startswith("street.wav, Maria, "), sources
+            assert "\n" not in sources[0]["text"], sources
     finally:
         server.stop()

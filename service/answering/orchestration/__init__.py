@@ -3,7 +3,8 @@
 Public: ``AnswerService`` (condense, retrieve, assemble the prompt, stream, review, store),
 ``AskOptions``, ``Answer``, ``Event``, ``validate_question``, ``MAX_QUESTION_CHARS``,
 ``prompt_timings``, ``further_hops`` (the retrieval hops after the first search, an answer's
-and its replay's), ``restatement``, ``restating``, ``RESTATE_REMINDER`` and ``NO_CITATION`` (a
+and its replay's), ``with_turns_around`` (a recording's turn with its neighbours, after fitting),
+``restatement``, ``restating``, ``RESTATE_REMINDER`` and ``NO_CITATION`` (a
 reply stating no fact asked once more, unable to cite: an answer's and its replay's); the
 answers table (``AnswerRecords``, ``AnswerRecordOut``); conversations (``ConversationStore``,
 ``ConversationOut``, ``MessageOut``); ``replay`` and ``ReplayResult``; voice questions
@@ -33,6 +34,7 @@ from service.answering.orchestration._service import (
     restatement,
     restating,
     validate_question,
+    with_turns_around,
 )
 from service.answering.orchestration._voice import VoiceAnswer, VoiceService
 
@@ -60,4 +62,5 @@ __all__ = [
     "restatement",
     "restating",
     "validate_question",
+    "with_turns_around",
 ]

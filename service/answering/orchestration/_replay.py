@@ -13,6 +13,7 @@ from service.answering.orchestration._service import (
     further_hops,
     restatement,
     restating,
+    with_turns_around,
 )
 from service.answering.retrieval import Filters, fit_passages, merge_identical
 from service.llm.base import SamplingParams
@@ -76,6 +77,8 @@ def replay(
         int(cfg.get("passage_tokens", 0)),  # answers recorded before the budget: whole
         also=str(cfg.get("translated_question", "")),  # the translation it was fitted with
     )
+    if cfg.get("exchanges"):  # recorded since a turn is given the turns around it
+        found = with_turns_around(service.retriever, rec.standalone_question, found, filters)
     passages = found[: len(rec.retrieved)]
     prompt, messages = service.prompts.messages(
         rec.template_name, rec.template_version, rec.standalone_question, passages, rec.history

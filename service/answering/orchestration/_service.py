@@ -30,12 +30,14 @@ from service.answering.retrieval import (
     Filters,
     Passage,
     Retriever,
+    asked_speaker,
     check_fits,
     counted_tokens,
     fit_passages,
     merge_identical,
     second_hop,
     side_hop,
+    with_exchanges,
 )
 from service.answering.schemas import AnswerFields
 from service.llm.base import ChatMessage, LLMRuntime, PromptStats, SamplingParams
@@ -173,6 +175,20 @@ def further_hops(
         return compute(question, {p.number: p.text for p in passages}) is not None
 
     return side_hop(retriever, found, asked, complete, filters)
+
+
+def with_turns_around(
+    retriever: Retriever, question: str, fitted: list[Passage], filters: Filters
+) -> list[Passage]:
+    """``fitted`` with each recording's turn given the turns before and after it
+    (``with_exchanges``: a dialogue's answer is in the reply), unless the question filters by
+    speaker or asks about one ("what did Maria say", "the second speaker": that speaker's
+    turns, labelled with them, were asked for); an answer and its replay (of an answer
+    recorded with ``"exchanges": true``) do the same."""
+    kb = retriever.kb
+    if filters.speakers or asked_speaker(question, kb.db, kb.settings.data_dir) != (None, None):
+        return fitted
+    return with_exchanges(fitted, kb.db)
 
 
 def prompt_timings(llm: LLMRuntime, to_first: float) -> dict[str, float]:
@@ -401,6 +417,7 @@ class AnswerService:
             self.settings.retrieval.passage_tokens,
             also=translated,
         )
+        found = with_turns_around(self.retriever, standalone, found, filters)
         prompt, messages, passages, used_history = self.prompts.fit(
             llm, template, None, standalone, found, history, params.max_tokens
         )
@@ -564,6 +581,7 @@ class AnswerService:
                 "method": "hybrid",
                 "collection": turn.filters.collection,
                 "speakers": list(turn.filters.speakers),
+                "exchanges": True,
                 **({"translated_question": turn.translated} if turn.translated else {}),
             },
             history=turn.history,

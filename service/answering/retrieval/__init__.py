@@ -8,7 +8,9 @@ fitting (``fit_passages``, ``GAP``: the mark of sentences left out, ``merge_iden
 a table cut to them (``asked_whens``, ``keep_asked_dates``), ``under_label``,
 ``split_sentences``, ``is_tabular``, the shape of value a question asks for (``asked_shapes``,
 ``holds_shape``), ``lexical_scores``,
-``SentenceVectors``); a filter by speaker checked (``check_speakers``); context fitting in
+``SentenceVectors``); a recording's turn with the turns around it (``with_exchanges``); a
+filter by speaker checked (``check_speakers``) and the speaker a question asks about
+(``asked_speaker``); context fitting in
 tokens (``check_fits``, ``counted_tokens``, ``prompt_tokens``, ``overflow``,
 ``ContextOverflowError``); what names a document in a question and in the document's head
 (``people_named``, ``dates_named``, ``titles_named``, ``kinds_named``, ``proper_words``,
@@ -35,6 +37,7 @@ from service.answering.retrieval._documents import (
     proper_words,
     titles_named,
 )
+from service.answering.retrieval._exchanges import with_exchanges
 from service.answering.retrieval._lexical import lexical_scores
 from service.answering.retrieval._multihop import bridge_names, second_hop, side_hop
 from service.answering.retrieval._passages import (
@@ -59,7 +62,7 @@ from service.answering.retrieval._retriever import (
 from service.answering.retrieval._rows import asked_whens
 from service.answering.retrieval._sentences import GAP, split_sentences
 from service.answering.retrieval._shapes import asked_shapes, holds_shape
-from service.answering.retrieval._speakers import check_speakers
+from service.answering.retrieval._speakers import asked_speaker, check_speakers
 
 __all__ = [
     "GAP",
@@ -72,6 +75,7 @@ __all__ = [
     "Retriever",
     "SentenceVectors",
     "asked_shapes",
+    "asked_speaker",
     "asked_whens",
     "bridge_names",
     "check_fits",
@@ -100,4 +104,5 @@ __all__ = [
     "split_sentences",
     "titles_named",
     "under_label",
+    "with_exchanges",
 ]

@@ -40,7 +40,8 @@ VENV="${HEARTH_VENV:-.venv}"
 status=0
 # With no arguments the suite runs on HEARTH_TEST_WORKERS pytest-xdist workers (default 2: a
 # test spends about 40% of its time waiting on a subprocess, a server or a model load, so two
-# keep both cores busy), whole files to a worker so a module's server starts once; then the
+# keep both cores busy), whole files to a worker so a module's server starts once, the longest
+# first (tests/conftest.py, SLOWEST_FIRST) and then in collection order; then the
 # tests marked `serial` (they read the machine's load or time a run against a cap) alone.
 # Arguments (a tier, a file, -k ...) run as given in one process.
 workers="${HEARTH_TEST_WORKERS:-2}"
@@ -49,8 +50,8 @@ if [ "$#" -gt 0 ]; then
   "$VENV/bin/python" -m pytest --durations=25 "$@" || status=$?
   if passed_or_empty "$status"; then status=0; fi
 else
-  "$VENV/bin/python" -m pytest --durations=25 -n "$workers" --dist loadfile -m "not serial" \
-    || status=$?
+  "$VENV/bin/python" -m pytest --durations=25 -n "$workers" --dist loadfile --no-loadscope-reorder \
+    -m "not serial" || status=$?
   if passed_or_empty "$status"; then status=0; fi
   serial_status=0
   "$VENV/bin/python" -m pytest --durations=10 -m serial || serial_status=$?
@@ -76,7 +77,8 @@ else
     start=$SECONDS
     scaled_status=0
     HEARTH_TEST_BACKENDS=scaled "$VENV/bin/python" -m pytest --durations=15 -n "$workers" \
-      --dist loadfile tests/integration -m "not slow and not serial" || scaled_status=$?
+      --dist loadfile --no-loadscope-reorder -m "not slow and not serial" tests/integration \
+      || scaled_status=$?
     echo "==> scaled pass took $((SECONDS - start)) s (exit $scaled_status)" >&2
     if [ "$scaled_status" -ne 0 ] && [ "$scaled_status" -ne 5 ]; then status=$scaled_status; fi
   else

@@ -58,6 +58,24 @@ def chunks_with_documents(s: Session, ids: list[int]) -> dict[int, tuple[Chunk, 
     return {chunk.id: (chunk, doc) for chunk, doc in rows}
 
 
+def chunks_around(
+    s: Session, ids: list[int], reach: int
+) -> tuple[list[Chunk], dict[tuple[int, int], Chunk]]:
+    """The chunks among ``ids``, and the chunks up to ``reach`` places before and after each in
+    its document, by (document id, ordinal)."""
+    own = list(s.scalars(select(Chunk).where(Chunk.id.in_(ids))))
+    wanted = {(c.document_id, c.ordinal + d) for c in own for d in range(-reach, reach + 1) if d}
+    if not wanted:
+        return own, {}
+    rows = s.scalars(
+        select(Chunk).where(
+            Chunk.document_id.in_({doc for doc, _ in wanted}),
+            Chunk.ordinal.in_({n for _, n in wanted}),
+        )
+    )
+    return own, {(c.document_id, c.ordinal): c for c in rows}
+
+
 def chunk_count(s: Session) -> int:
     """Chunks in the catalogue."""
     return s.scalar(select(func.count(Chunk.id))) or 0

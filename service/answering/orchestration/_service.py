@@ -34,6 +34,7 @@ from service.answering.retrieval import (
     check_fits,
     counted_tokens,
     fit_passages,
+    is_turn,
     merge_identical,
     second_hop,
     side_hop,
@@ -185,8 +186,10 @@ def with_turns_around(
     speaker or asks about one ("what did Maria say", "the second speaker": that speaker's
     turns, labelled with them, were asked for); an answer and its replay (of an answer
     recorded with ``"exchanges": true``) do the same."""
+    if filters.speakers or not any(is_turn(p.provenance) for p in fitted):
+        return fitted
     kb = retriever.kb
-    if filters.speakers or asked_speaker(question, kb.db, kb.settings.data_dir) != (None, None):
+    if asked_speaker(question, kb.db, kb.settings.data_dir) != (None, None):
         return fitted
     return with_exchanges(fitted, kb.db)
 

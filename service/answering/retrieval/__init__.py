@@ -8,8 +8,8 @@ fitting (``fit_passages``, ``GAP``: the mark of sentences left out, ``merge_iden
 a table cut to them (``asked_whens``, ``keep_asked_dates``), ``under_label``,
 ``split_sentences``, ``is_tabular``, the shape of value a question asks for (``asked_shapes``,
 ``holds_shape``), ``lexical_scores``,
-``SentenceVectors``); a recording's turn with the turns around it (``with_exchanges``); a
-filter by speaker checked (``check_speakers``) and the speaker a question asks about
+``SentenceVectors``); a recording's turn with the turns around it (``with_exchanges``,
+``is_turn``); a filter by speaker checked (``check_speakers``) and the speaker a question asks about
 (``asked_speaker``); context fitting in
 tokens (``check_fits``, ``counted_tokens``, ``prompt_tokens``, ``overflow``,
 ``ContextOverflowError``); what names a document in a question and in the document's head
@@ -37,7 +37,7 @@ from service.answering.retrieval._documents import (
     proper_words,
     titles_named,
 )
-from service.answering.retrieval._exchanges import with_exchanges
+from service.answering.retrieval._exchanges import is_turn, with_exchanges
 from service.answering.retrieval._lexical import lexical_scores
 from service.answering.retrieval._multihop import bridge_names, second_hop, side_hop
 from service.answering.retrieval._passages import (
@@ -87,6 +87,7 @@ __all__ = [
     "head_of",
     "holds_shape",
     "is_tabular",
+    "is_turn",
     "joined_words",
     "keep_asked_dates",
     "kinds_named",

@@ -20,9 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import select
-
-from core.db.models import Chunk
+from core import catalogue
 from core.db.session import Database
 from core.provenance import speaker_of
 from service.answering.retrieval._retriever import Passage
@@ -127,28 +125,16 @@ def _neighbours(
     after it, nearest first)."""
     reach = range(1, NEIGHBOUR_TURNS + 1)
     with db.session() as s:
-        own = [
-            (
-                c.id,
-                c.document_id,
-                c.ordinal,
-                _Turn(c.id, c.ordinal, c.text, dict(c.provenance or {})),
-            )
-            for c in s.scalars(select(Chunk).where(Chunk.id.in_(chunk_ids)))
-        ]
-        wanted = {(doc, n + d * r) for _, doc, n, _ in own for d in (-1, 1) for r in reach}
-        rows = s.scalars(
-            select(Chunk).where(
-                Chunk.document_id.in_({doc for doc, _ in wanted}),
-                Chunk.ordinal.in_({n for _, n in wanted}),
-            )
-        )
+        own, near = catalogue.chunks_around(s, chunk_ids, NEIGHBOUR_TURNS)
+        turns = {c.id: _Turn(c.id, c.ordinal, c.text, dict(c.provenance or {})) for c in own}
         at = {
-            (c.document_id, c.ordinal): _Turn(c.id, c.ordinal, c.text, dict(c.provenance or {}))
-            for c in rows
+            place: _Turn(c.id, c.ordinal, c.text, dict(c.provenance or {}))
+            for place, c in near.items()
         }
+        places = {c.id: (c.document_id, c.ordinal) for c in own}
     found: dict[int, tuple[list[_Turn], _Turn, list[_Turn]]] = {}
-    for cid, doc, n, turn in own:
+    for cid, (doc, n) in places.items():
+        turn = turns[cid]
         before = [at[(doc, n - r)] for r in reach if (doc, n - r) in at]
         after = [at[(doc, n + r)] for r in reach if (doc, n + r) in at]
         found[cid] = (_side(turn, before, after=False), turn, _side(turn, after, after=True))

@@ -2,8 +2,9 @@
 
 A :class:`MailFollower` syncs its account, then waits: on a server with IDLE it keeps one
 connection idling on INBOX (or the account's first folder) and syncs as soon as the server
-reports a change, and at least every ``mail.poll_seconds`` for the other folders; without IDLE it
-syncs every ``mail.poll_seconds``. A failed sync (server gone, refused login) is retried after
+reports a change (or, when it starts, the folder holds another number of messages than the sync
+read: one arrived in between), and at least every ``mail.poll_seconds`` for the other folders;
+without IDLE it syncs every ``mail.poll_seconds``. A failed sync (server gone, refused login) is retried after
 5 s, doubling each time up to ``poll_seconds``; after ``mail.max_failures`` failures in a row the
 follower stops following the account, says so in the log and in the account's ``last_error``
 (``hearth mail list``). Another process holding the writer lock only delays a sync.
@@ -47,6 +48,8 @@ class MailFollower:
         self.failures = 0
         self.stopped_reason: str | None = None
         self.idling = threading.Event()  # set while an IDLE is in place
+        #: Folder -> messages in it at the last sync (``MailReport.held``).
+        self.held: dict[str, int] = {}
         self._thread: threading.Thread | None = None
 
     def start(self) -> MailFollower:
@@ -111,6 +114,7 @@ class MailFollower:
             self.sync.store.record(self.name, error=message)
             return backoff
         self.failures = 0
+        self.held = dict(report.held)
         self.syncs += 1
         self.synced.set()
         if self.on_report is not None:
@@ -144,7 +148,12 @@ class MailFollower:
     def _idle(self, client: IMAPClient, folder: str, seconds: float) -> None:
         renew = self.sync.settings.idle_seconds
         deadline = time.monotonic() + seconds
-        client.select_folder(folder, readonly=True)
+        status = client.select_folder(folder, readonly=True)
+        if folder in self.held and int(status.get(b"EXISTS", -1)) != self.held[folder]:
+            # changed between the sync and this connection's IDLE, which reports only what
+            # changes after it starts: sync again now, not at the next poll
+            log.info("mail %s: %s changed since the sync", self.name, folder)
+            return
         while not self.stop_event.is_set() and time.monotonic() < deadline:
             client.idle()
             self.idling.set()

@@ -78,6 +78,10 @@ class MailReport:
     results: list[FileResult] = field(default_factory=list)
     unchanged: int = 0
     seconds: float = 0.0
+    #: Folder -> messages the server held in it when the sync read it (its EXISTS): a follower
+    #: that finds another count when it starts to IDLE syncs again (a message that arrived in
+    #: between is one IDLE would never report).
+    held: dict[str, int] = field(default_factory=dict)
 
     def count(self, action: str) -> int:
         """Messages that ended with this action (``added``, ``moved``, ``removed``...)."""
@@ -180,6 +184,7 @@ class MailSync:
             status = client.select_folder(folder, readonly=True)
             uidvalidity = int(status[b"UIDVALIDITY"])
             uids = sorted(int(u) for u in client.search("ALL"))
+            report.held[folder] = len(uids)
             present.update((folder, uidvalidity, u) for u in uids)
             new = [u for u in uids if (folder, uidvalidity, u) not in known]
             report.unchanged += len(uids) - len(new)

@@ -4,10 +4,11 @@ A :class:`MailFollower` syncs its account, then waits: on a server with IDLE it 
 connection idling on INBOX (or the account's first folder) and syncs as soon as the server
 reports a change (or, when it starts, the folder holds another number of messages than the sync
 read: one arrived in between), and at least every ``mail.poll_seconds`` for the other folders;
-without IDLE it syncs every ``mail.poll_seconds``. A failed sync (server gone, refused login) is retried after
-5 s, doubling each time up to ``poll_seconds``; after ``mail.max_failures`` failures in a row the
-follower stops following the account, says so in the log and in the account's ``last_error``
-(``hearth mail list``). Another process holding the writer lock only delays a sync.
+without IDLE it syncs every ``mail.poll_seconds``. A failed sync (server gone, refused login)
+is retried after 5 s, doubling each time up to ``poll_seconds``; after ``mail.max_failures``
+failures in a row the follower stops following the account, says so in the log and in the
+account's ``last_error`` (``hearth mail list``). Another process holding the writer lock only
+delays a sync.
 """
 
 from __future__ import annotations

@@ -11,8 +11,9 @@ speakers becomes the exchange around it: the turns before it, the turn, the turn
 (h1155: "Would you like to ship it regular or express?" is answered two turns after the turn
 found), one line each, labelled with its speaker ("Speaker 1: ...", "Maria: ..."). Its
 provenance then spans the exchange's time range and names no single speaker (the lines do). A
-later passage whose exchange would repeat or continue an earlier one joins it. A filter
-by speaker keeps turns as they are: the user asked for that speaker's words.
+later passage whose exchange would repeat or continue an earlier one joins it. A filter by
+speaker, or a question about one speaker, keeps turns as they are (the orchestration's
+``with_turns_around`` decides): the user asked for that speaker's words.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from core import catalogue
+from core.db.models import Chunk
 from core.db.session import Database
-from core.provenance import speaker_of
+from core.provenance import as_turn
 from service.answering.retrieval._retriever import Passage
 from service.answering.retrieval._sentences import GAP
 
@@ -49,6 +51,10 @@ class _Turn:
     ordinal: int
     text: str
     provenance: dict[str, Any]
+
+    @classmethod
+    def of(cls, chunk: Chunk) -> _Turn:
+        return cls(chunk.id, chunk.ordinal, chunk.text, dict(chunk.provenance or {}))
 
 
 def with_exchanges(passages: list[Passage], db: Database) -> list[Passage]:
@@ -126,11 +132,8 @@ def _neighbours(
     reach = range(1, NEIGHBOUR_TURNS + 1)
     with db.session() as s:
         own, near = catalogue.chunks_around(s, chunk_ids, NEIGHBOUR_TURNS)
-        turns = {c.id: _Turn(c.id, c.ordinal, c.text, dict(c.provenance or {})) for c in own}
-        at = {
-            place: _Turn(c.id, c.ordinal, c.text, dict(c.provenance or {}))
-            for place, c in near.items()
-        }
+        turns = {c.id: _Turn.of(c) for c in own}
+        at = {place: _Turn.of(c) for place, c in near.items()}
         places = {c.id: (c.document_id, c.ordinal) for c in own}
     found: dict[int, tuple[list[_Turn], _Turn, list[_Turn]]] = {}
     for cid, (doc, n) in places.items():
@@ -139,11 +142,6 @@ def _neighbours(
         after = [at[(doc, n + r)] for r in reach if (doc, n + r) in at]
         found[cid] = (_side(turn, before, after=False), turn, _side(turn, after, after=True))
     return found
-
-
-def _line(provenance: dict[str, Any], text: str) -> str:
-    who = speaker_of(provenance)
-    return f"{who}: {text}" if who else text
 
 
 def _cut(text: str, keep_end: bool) -> str:
@@ -166,7 +164,7 @@ def _exchange(p: Passage, shown: dict[int, _Turn], cut: dict[int, _Turn]) -> Pas
     def line(n: int, text: str) -> str:
         if n not in cut:
             text = _cut(text, keep_end=n < first_own) if n < first_own or n > last_own else text
-        return _line(shown[n].provenance, text)
+        return as_turn(shown[n].provenance, text)
 
     text = "\n".join(line(n, cut[n].text if n in cut else shown[n].text) for n in order)
     whole = ""

@@ -16,6 +16,22 @@ if [ "${1:-}" = "--test" ]; then EXTRAS="${EXTRAS:+$EXTRAS,}test"; fi
 if [ -n "$EXTRAS" ]; then EXTRAS="[$EXTRAS]"; fi
 PY=$(command -v python3.11 || command -v python3)
 
+# A first install writes ~5 GB into the venv (torch, llama.cpp's build, the test extras) and ~1.7 GB
+# of assembled models into the data folder; a disk that fills half-way leaves pip's "[Errno 28]" and
+# a broken venv. Checked up front (HEARTH_MIN_FREE_GB, default 8; 0 skips the check).
+need_gb="${HEARTH_MIN_FREE_GB:-8}"
+if [ "$need_gb" != 0 ] && [ ! -x "$VENV/bin/hearth" ]; then
+  at="$(realpath -m "$VENV")"
+  while [ ! -d "$at" ]; do at="$(dirname "$at")"; done
+  free_kb=$(df -Pk "$at" | awk 'NR==2 {print $4}')
+  if [ -n "$free_kb" ] && [ "$free_kb" -lt $((need_gb * 1024 * 1024)) ]; then
+    echo "error: $at has $((free_kb / 1024 / 1024)) GB free; a first install needs about" \
+      "${need_gb} GB (the venv and the assembled models). Free some space, or set" \
+      "HEARTH_MIN_FREE_GB=0 to try anyway." >&2
+    exit 1
+  fi
+fi
+
 if [ ! -x "$VENV/bin/python" ]; then
   echo "==> creating $VENV" >&2
   "$PY" -m venv "$VENV"

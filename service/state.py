@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from core.embedder import Embedder, create_embedder
 from core.errors import ConfigError
 from core.knowledge import KnowledgeBase, RepairReport
+from core.languages import warm_up as warm_languages
 from core.memsize import current_rss
 from core.settings import HearthSettings
 from core.speech import SpeechModel
@@ -103,9 +104,12 @@ class Hearth:
                 e0 = time.perf_counter()
                 embedder.embed(["warm-up sentence for the embedder"])
                 timings[label] = round(time.perf_counter() - e0, 4)
-        rss_models = current_rss()
+            l0 = time.perf_counter()
+            warm_languages()
+            timings["languages_s"] = round(time.perf_counter() - l0, 4)
+        rss_models, t3 = current_rss(), time.perf_counter()
         pool = ModelPool.load(settings, plan)
-        timings["llm_load_s"] = time.perf_counter() - t2
+        timings["llm_load_s"] = time.perf_counter() - t3
         answers = AnswerService(settings, Retriever(kb, embedder), pool)
         if settings.llm.warmup and settings.llm.prompt_cache_mib:
             p0 = time.perf_counter()

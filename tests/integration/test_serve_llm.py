@@ -101,6 +101,9 @@ def test_system_reports_plan_measured_memory_and_warmup(server: Server) -> None:
         measured = data["models"][model]["measured"]
         assert measured["warmup_cold"]["ttft_s"] > 0 and measured["warmup_warm"]["ttft_s"] > 0
         assert measured["rss_growth"] > 0
+    # the language detector the cross-lingual check reads every answer's passages with is
+    # loaded at start, not by the first question (~10 s before its first token on a busy machine)
+    assert data["timings"]["languages_s"] > 0
 
 
 def test_status_reads_the_running_server(server: Server) -> None:

@@ -73,7 +73,12 @@ def test_full_queue_refuses_before_any_work(settings: HearthSettings) -> None:
 
 
 def test_request_timeout_stops_a_long_generation(settings: HearthSettings) -> None:
-    settings.llm.request_timeout_s = 0.05
+    # The deadline counts from admission. A first answer loads what is loaded once (the
+    # language detector: ~10 s at a load of 6); after it, 1 s leaves room for the prompt before
+    # the first token on a busy machine (0.05 s had left none: nothing produced, the answer
+    # empty) and stops the 10 s generation well before its end.
+    service(settings, FakeRuntime(n=1)).answer("warm?")
+    settings.llm.request_timeout_s = 1.0
     rt = FakeRuntime(n=10_000, delay=0.001)
     svc = service(settings, rt)
     done: dict[str, Any] = {}

@@ -266,17 +266,38 @@ def _found(side: str, spots: list[_Spot], other: _Spot | None) -> _Spot | None:
     return best
 
 
+#: A lead-in naming where before the question proper ("On the McDonald's receipt, how much
+#: more ...", "According to Table 4 of the S2ORC paper, how many more ...").
+_LEAD_IN = re.compile(
+    r"^\s*(?:(?:on|in|from|for|at|according\s+to|as\s+(?:stated|given|shown)\s+in)\s+[^,?]{1,80}"
+    r"|nationally|overall),\s+(?=(?:how|by|what)\b)",
+    re.IGNORECASE,
+)
+#: A tail naming where ("..., according to the ONS subnational trade workbook?").
+_TAIL = re.compile(
+    r",\s*(?:according\s+to|as\s+(?:stated|given|shown|reported)\s+(?:in|by))\s+[^,?]{1,80}"
+    r"(?=\?*\s*$)",
+    re.IGNORECASE,
+)
+
+
+def _asked(question: str) -> str:
+    """The question without a lead-in or a tail naming its document: the document is
+    retrieval's to find (``retrieval._documents``), the arithmetic reads the question proper."""
+    return _TAIL.sub("", _LEAD_IN.sub("", question, count=1), count=1)
+
+
 def compute(question: str, passages: dict[int, str]) -> Computed | Compared | None:
     """The result a years- or days-between question, an amounts question (a difference, a
     total, a percentage difference) or a comparison of two table cells ("did A or B have more
     X": ``_comparison.compare``) asks for, from two numbers the passages (number -> text)
     hold; None when the question is not one, or either input is not found. Years: whole years
-    ("1966" - "1914" = 52); days: calendar days between two dates; amounts: see ``amounts``."""
-    m = _AFTER.match(question) or _BETWEEN.match(question)
+    ("1966" - "1914" = 52); days: calendar days between two dates; amounts: see ``amounts``.
+    A lead-in or tail naming the document ("On the receipt, how much more ...") is read past."""
+    asked = _asked(question)
+    m = _AFTER.match(asked) or _BETWEEN.match(asked)
     if not m:
-        return (
-            amounts(question, passages) or change(question, passages) or compare(question, passages)
-        )
+        return amounts(asked, passages) or change(asked, passages) or compare(question, passages)
     unit = (m.groupdict().get("unit") or "years").lower()
     x_side, y_side = m.group("x"), m.group("y")
     spots = _spots(passages, unit)
@@ -307,9 +328,10 @@ def sides(question: str) -> tuple[str, str] | None:
     "the Ethiopian Airlines Flight 302 accident"), A and B of an amounts question with the
     words both share ("Zone NA make revenue"). None for any other question (a change "from A
     to B" is one passage's), A and B of a comparison with what is compared."""
-    if m := _AFTER.match(question) or _BETWEEN.match(question):
+    asked = _asked(question)
+    if m := _AFTER.match(asked) or _BETWEEN.match(asked):
         return m.group("x"), m.group("y")
-    read = _sides(question)
+    read = _sides(asked)
     if read is None:
         return comparison_sides(question)
     _, a, b, shared = read
@@ -388,7 +410,6 @@ class _Amount:
     near: frozenset[str]  # the words nearer to it than to another amount
     clause_keys: frozenset[str]
     sentence_keys: frozenset[str]
-    money: bool = False  # written as a sum of money (``_MONEY`` or a currency beside it)
 
 
 _SHORT_WORDS = re.compile(r"[^\W\d_]{2,}")
@@ -400,30 +421,55 @@ def _amount_keys(text: str) -> set[str]:
     return {w[:5] for w in _SHORT_WORDS.findall(fold(text)) if w not in scaffold}
 
 
-def _nearest(text: str, spans: list[tuple[int, int]]) -> list[set[str]]:
+def _nearest(
+    text: str, spans: list[tuple[int, int]], counts: list[tuple[int, int]] | None = None
+) -> list[set[str]]:
     """For each amount at ``spans`` of a prose sentence, the content words nearest to it
     rather than to another amount, counted in words ("10,000 blankets, 2,500 laptops and
     1,200 bottles": laptops go with 2,500); a word halfway goes with the amount before it (a
-    count comes before what it counts)."""
-    tokens: list[tuple[int, str | None]] = []  # (position, word key or None for an amount)
+    count comes before what it counts). With ``counts`` (the spans of numbers that are not the
+    amounts asked for: quantities beside prices), a count opens a record: the words after it go
+    with the next amount ("1 Med Ice Lemon Tea 2.95 1 Coffee with Milk 2.40": coffee goes with
+    2.40, not with the tea's 2.95 before it; held-out dev h949)."""
+    tokens: list[tuple[int, str | None, bool]] = []  # (position, word key or None, a count)
+    marks = [*spans, *(counts or [])]
     for m in _SHORT_WORDS.finditer(text):
-        if not any(a <= m.start() < b for a, b in spans):
-            tokens.append((m.start(), m.group(0)))
-    tokens += [(a, None) for a, _ in spans]
+        if not any(a <= m.start() < b for a, b in marks):
+            tokens.append((m.start(), m.group(0), False))
+    tokens += [(a, None, False) for a, _ in spans]
+    tokens += [(a, None, True) for a, _ in counts or []]
     tokens.sort(key=lambda t: t[0])
-    places = [n for n, (_, word) in enumerate(tokens) if word is None]
+    places = [n for n, (_, word, count) in enumerate(tokens) if word is None and not count]
     near: list[set[str]] = [set() for _ in spans]
-    for n, (_, word) in enumerate(tokens):
-        if word is None or not places:
+    opened = False  # the last number before this word was a count
+    for n, (_, word, count) in enumerate(tokens):
+        if word is None:
+            opened = count
             continue
-        best = min(range(len(places)), key=lambda k: (abs(places[k] - n), places[k] > n))
+        if not places:
+            continue
+        after = [k for k in range(len(places)) if places[k] > n]
+        if opened and after:
+            best = after[0]
+        else:
+            best = min(range(len(places)), key=lambda k: (abs(places[k] - n), places[k] > n))
         near[best] |= _amount_keys(word)
     return near
 
 
+#: A web or mail address: its digits are a path, not an amount (".../articles/2017").
+_ADDRESS = re.compile(r"\b(?:https?://|www\.)\S+|\S+@\S+\.\w+", re.IGNORECASE)
+#: A table's column without a header, named by its place ("column 3: Eastern Scotland",
+#: ingest/loaders/tables.py): the place is no amount.
+_PLACE_NAME = re.compile(r"\bcolumn \d+(?=:)")
+
+
 def _not_amounts(text: str) -> list[tuple[int, int]]:
-    """Spans of ``text`` whose digits are no amounts: dates, years, ranges, citations."""
-    spans = [(at, at + len(w)) for w, _, at in dates(text)]
+    """Spans of ``text`` whose digits are no amounts: dates, years, ranges, citations, web
+    addresses and the names of unnamed columns."""
+    spans = [(m.start(), m.end()) for m in _ADDRESS.finditer(text)]
+    spans += [(m.start(), m.end()) for m in _PLACE_NAME.finditer(text)]
+    spans += [(at, at + len(w)) for w, _, at in dates(text)]
     spans += [(m.start(), m.end()) for m in YEAR_RANGE.finditer(text)]
     spans += [(m.start(), m.end()) for m in YEAR.finditer(text)]
     spans += [(m.start(), m.end()) for m in CITATION.finditer(text)]
@@ -442,8 +488,15 @@ def _row_context(row: str, at: int) -> str:
     return " | ".join(cells)
 
 
-def _amounts(passages: dict[int, str]) -> list[_Amount]:
-    """Every amount the passages write, with the words around it, its clause and sentence."""
+def _money(text: str, m: re.Match[str]) -> bool:
+    """Whether the number ``m`` of ``text`` is written as a sum of money."""
+    beside = text[max(0, m.start() - _CURRENCY_REACH) : m.end() + _CURRENCY_REACH]
+    return bool(_MONEY.search(m.group(0)) or _CURRENCY.search(beside))
+
+
+def _amounts(passages: dict[int, str], money: bool = False) -> list[_Amount]:
+    """Every amount the passages write, with the words around it, its clause and sentence;
+    with ``money``, the sums of money only (the other numbers are counts beside them)."""
     found: list[_Amount] = []
     for number in sorted(passages):
         for text, _ in _units(passages[number]):
@@ -451,7 +504,10 @@ def _amounts(passages: dict[int, str]) -> list[_Amount]:
             matches = [
                 m for m in NUMBER.finditer(text) if not any(a <= m.start() < b for a, b in skip)
             ]
-            nearest = _nearest(text, [(m.start(), m.end()) for m in matches])
+            counts = [(m.start(), m.end()) for m in matches if money and not _money(text, m)]
+            if money:
+                matches = [m for m in matches if _money(text, m)]
+            nearest = _nearest(text, [(m.start(), m.end()) for m in matches], counts)
             for m, words in zip(matches, nearest, strict=True):
                 try:
                     value = float(number_key(m.group(0)))
@@ -462,7 +518,6 @@ def _amounts(passages: dict[int, str]) -> list[_Amount]:
                     near = _amount_keys(clause)
                 else:
                     clause, near = _clause(text, m.start(), m.end()), words
-                beside = text[max(0, m.start() - _CURRENCY_REACH) : m.end() + _CURRENCY_REACH]
                 found.append(
                     _Amount(
                         m.group(0),
@@ -472,7 +527,6 @@ def _amounts(passages: dict[int, str]) -> list[_Amount]:
                         frozenset(near),
                         frozenset(_amount_keys(clause)),
                         frozenset(_amount_keys(text)),
-                        bool(_MONEY.search(m.group(0)) or _CURRENCY.search(beside)),
                     )
                 )
     return found
@@ -571,9 +625,8 @@ def amounts(question: str, passages: dict[int, str]) -> Computed | None:
     a_keys, b_keys = _amount_keys(a_side), _amount_keys(b_side)
     common = a_keys & b_keys  # "Zone NA sales" and "Zone GC sales": "sales" is shared
     shared = _amount_keys(shared_text) | common
-    pool = _amounts(passages)
-    if _SPENDING.search(question):  # "how much did I spend at A and B": sums of money only
-        pool = [x for x in pool if x.money]
+    # "how much did I spend at A and B": sums of money only
+    pool = _amounts(passages, money=bool(_SPENDING.search(question)))
     a = _best(a_keys - common, shared, b_keys - common, pool)
     b = _best(b_keys - common, shared, a_keys - common, [s for s in pool if s is not a])
     if (

@@ -36,12 +36,14 @@ from core.text import (
     holds_month,
     latin_share,
     names_in,
+    number_key,
     present,
     present_misspelt,
 )
 from service.answering.grounding._numbers import near_misses, unbound
 from service.answering.grounding._references import languages_held, references
 from service.answering.grounding._relations import unlinked
+from service.answering.grounding._written import derived
 
 #: Below this share of Latin letters, the passages are in another script: names written in
 #: Latin letters cannot be checked against them (numbers still are).
@@ -254,6 +256,10 @@ class Grounding:
     #: whole chunk, nor its label), and the question does not state (``invented``): "built in
     #: 1894" from a book that gives no year.
     invented: list[str] = field(default_factory=list)
+    #: Sums the reply wrote out from numbers the passages hold, computed again by Hearth and
+    #: found right (grounding/_written.py): ``["$2.95 - $2.40 = $0.55"]``; their results are
+    #: no claims a passage must hold.
+    checked: list[str] = field(default_factory=list)
     #: The date Hearth read for a "when" question instead of the reply's (grounding/_dates.py):
     #: ``["[1] January 23, 2023 (the reply said May 5, 2023)"]``.
     dated: list[str] = field(default_factory=list)
@@ -303,6 +309,7 @@ class Grounding:
             "computed": self.computed,
             "polarity": self.polarity,
             "dated": self.dated,
+            "checked": self.checked,
         }
 
 
@@ -425,9 +432,14 @@ def check(
     # ("Shinyama and Sekine" of the paper they wrote): no passage need repeat it
     written_by = fold(" ".join((authors or {}).values()))
     named |= {fold(c) for c in claims(question) if present(c, written_by)}
+    # a result the reply writes out from numbers the passages hold ("$2.95 - $2.40 = $0.55"),
+    # its arithmetic right: no claim a passage must hold (held-out dev h949, h849)
+    made = derived(answer, [*passages.values(), *wholes.values()])
     unsupported: list[str] = []
     miscited: list[str] = []
     for c in claims(answer):
+        if NUMBER.fullmatch(c) and number_key(c) in made:
+            continue
         if present(c, haystack) or (fold(c) in asked and present(c, chunks)):
             continue  # a name or number of the question, held by a chunk cut for the prompt
         if fold(c) in named:
@@ -476,9 +488,14 @@ def check(
             named,
         ),
         unbound=unbound(answer, bound, question),
-        invented=invented(
-            answer, [*passages.values(), *wholes.values(), *(labels or {}).values()], question
-        ),
+        checked=list(dict.fromkeys(made.values())),
+        invented=[
+            c
+            for c in invented(
+                answer, [*passages.values(), *wholes.values(), *(labels or {}).values()], question
+            )
+            if number_key(c) not in made
+        ],
     )
 
 

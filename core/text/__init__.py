@@ -5,9 +5,9 @@ Public:
 
 - the decline sentence: ``DONT_KNOW``;
 - citation markers: ``CITATION`` (one ``[n]``, its number in group 1), ``CITATION_RUN``
-  (``" [1, 2]"`` with its blank), ``cited_numbers``, groups of them ``CITATION_GROUP`` and
-  ``grouped_citations`` ("[1] and [2]"), words pointing at a source before one ``POINTING``
-  ("according to [1]");
+  (``" [1, 2]"`` with its blank), ``CUT_CITATION`` (one cut at a reply's end),
+  ``cited_numbers``, groups of them ``CITATION_GROUP`` and ``grouped_citations`` ("[1] and
+  [2]"), words pointing at a source before one ``POINTING`` ("according to [1]");
 - scripts: a Latin letter ``LATIN``, the share of a text's letters that are Latin
   ``latin_share``;
 - sentences: the split points ``SENTENCE_GAP``, ``SENTENCE_OR_LINE_GAP``,
@@ -41,6 +41,7 @@ from core.text._citations import (
     CITATION,
     CITATION_GROUP,
     CITATION_RUN,
+    CUT_CITATION,
     POINTING,
     cited_numbers,
     grouped_citations,
@@ -128,6 +129,7 @@ __all__ = [
     "CITED_SENTENCE_GAP",
     "CLAUSE_END_GAP",
     "CLAUSE_GAP",
+    "CUT_CITATION",
     "DASHES",
     "DATE",
     "DAY_OF_MONTH",

@@ -23,6 +23,8 @@ def cited_numbers(answer: str) -> list[int]:
 CITATION_RUN = re.compile(r"\s*\[\d+(?:\s*[,;]\s*\d+)*\]")
 
 
+#: A citation the token limit cut before its bracket closed, at a reply's end ("... [3").
+CUT_CITATION = re.compile(r"\s*\[\d{0,3}\s*$")
 #: Citations joined into one group: "[1] and [2]", "[1], [2]", "[1]-[3]".
 CITATION_GROUP = re.compile(r"\[\d{1,3}\](?:\s*(?:,|;|&|-|–|\band\b|\bor\b)\s*\[\d{1,3}\])+")
 #: Words that point at a source, right before its citation: they say where the fact is written,

@@ -1,13 +1,15 @@
 """Issue 35, item 5: arithmetic over receipts and statements. A reply that writes out its sum
 from numbers the passages hold is checked by Hearth, not declined as inventing the result; an
 arithmetic question with a lead-in naming its document is still read; a quantity beside a price
-opens the item it counts; web addresses and unnamed columns' places are no amounts. The
+opens the item it counts; web addresses and unnamed columns' places are no amounts; a reply
+cut inside a run of citations is not shown as an answer. The
 passages are the held-out dev questions' own (h949, h849, h825), as the OCR and the table
 loader wrote them."""
 
 from __future__ import annotations
 
-from service.answering.grounding import check, compute
+from service.answering.grounding import NOT_VERIFIED, check, compute, review
+from service.answering.retrieval import Passage
 
 RECEIPT = (
     "McDonald's Toa Payoh Central 600 @ Toa Payoh #01-02, Singapore 319515 Tel:62596362 "
@@ -82,3 +84,17 @@ def test_web_addresses_and_unnamed_columns_hold_no_amounts() -> None:
         "according to the ONS subnational trade workbook?"
     )
     assert compute(asked, passages) is None
+
+
+def test_a_reply_cut_inside_a_run_of_citations_is_not_shown_as_an_answer() -> None:
+    """Held-out dev h1028: the 1.5B wrote "The three kinds of pizza on the receipt cost
+    together [2] [3] ... [37] [3" until its token limit; the run's citations were dropped as
+    invalid, and the cut "[3" read as a figure, so the question's own words were shown as the
+    answer. A citation cut at the end is no figure: the reply says nothing, and is replaced."""
+    receipt = "Margherita 9.50 Salami 11.00 Funghi 13.01 Total 33.51"
+    passages = [Passage(1, 1, 1, "/receipt.jpg", receipt, {}, 0.9, receipt)]
+    run = " ".join(f"[{n}]" for n in range(2, 38))
+    reply = f"The three kinds of pizza on the receipt cost together {run} [3"
+    asked = "How much did the three kinds of pizza on the receipt cost together?"
+    shown, verdict = review(reply, passages, asked)
+    assert verdict.incomplete and shown.startswith(NOT_VERIFIED), shown

@@ -297,7 +297,12 @@ def compute(question: str, passages: dict[int, str]) -> Computed | Compared | No
     asked = _asked(question)
     m = _AFTER.match(asked) or _BETWEEN.match(asked)
     if not m:
-        return amounts(asked, passages) or change(asked, passages) or compare(question, passages)
+        return (
+            amounts(asked, passages)
+            or change(asked, passages)
+            or between(question, passages)
+            or compare(question, passages)
+        )
     unit = (m.groupdict().get("unit") or "years").lower()
     x_side, y_side = m.group("x"), m.group("y")
     spots = _spots(passages, unit)
@@ -333,7 +338,7 @@ def sides(question: str) -> tuple[str, str] | None:
         return m.group("x"), m.group("y")
     read = _sides(asked)
     if read is None:
-        return comparison_sides(question)
+        return _period_sides(question) or comparison_sides(question)
     _, a, b, shared = read
     return f"{a} {shared}".strip(), f"{b} {shared}".strip()
 
@@ -775,4 +780,209 @@ def _changed(
     unit = "percentage points" if unit == "%" else unit
     return score, Computed(
         int(result) if whole else round(result, places), unit, first, second, places=places
+    )
+
+
+# --- a change between two periods of a table ---------------------------------------------------
+
+#: The two periods a change is asked between ("between 1950-1955 and 2005-2010", "from Q4 2007
+#: to Q1 2009"), each with a figure.
+_TOKEN = r"[\w./-]*\d[\w./-]*"  # a word holding a figure: "2007", "Q4", "1950-1955", "FY21"
+_PERIOD = rf"(?:[^\W\d_]{{3,9}}\s)?{_TOKEN}(?:\s{_TOKEN})?"  # "Q4 2007", "March 2020"
+_PERIODS = re.compile(
+    rf"\b(?:between|from)\s+(?:the\s+)?(?P<p>{_PERIOD})\s+(?:and|to)\s+(?:the\s+)?"
+    rf"(?P<q>{_PERIOD})(?![\w.-])",
+    re.IGNORECASE,
+)
+
+
+def _periods(question: str) -> tuple[re.Match[str], str, str, set[str]] | None:
+    """(the change question read, period P, period Q, the content words of what changed) of
+    "by how much did X fall between P and Q" (or "from P to Q"), or of a change question
+    naming two years anywhere, its lead-in too ("In the slide comparing content in 1997 vs.
+    1995, by how many percentage points did the share of text-only slides drop?": from the
+    earlier year to the later); None for any other question."""
+    m = _CHANGE.match(_asked(question))
+    if not m:
+        return None
+    words = f"{m.group('before')} {m.group('after')}"
+    hit = _PERIODS.search(m.group("after")) or _PERIODS.search(m.group("before"))
+    if hit:
+        p, q = hit.group("p"), hit.group("q")
+        words = words.replace(hit.group(0), " ")
+    else:
+        years = list(dict.fromkeys(y.group(0) for y in YEAR.finditer(question)))
+        if len(years) != 2:
+            return None
+        p, q = sorted(years)
+        words = YEAR.sub(" ", words)
+    keys = _amount_keys(words)
+    return (m, p, q, keys) if keys else None
+
+
+def _period_sides(question: str) -> tuple[str, str] | None:
+    """What changed with each period, as two searches ("average price of all UK houses Q4
+    2007", "... Q1 2009"): a table with a row per period holds each in another row."""
+    read = _periods(question)
+    if read is None:
+        return None
+    m, p, q, _ = read
+    what = f"{m.group('before')} {m.group('after')}".replace(p, " ").replace(q, " ")
+    what = re.sub(r"\b(?:between|from|and|to)\s*(?=\s|$)", " ", what)
+    what = " ".join(what.split())
+    return f"{what} {p}", f"{what} {q}"
+
+
+def _is_period(cell_part: str, period: str) -> bool:
+    """Whether a header or a cell's value names the ``period`` (folded, dashes alike, as a
+    whole run of words: "2005-2010" in "2005-2010", not in "2005-2010 variant B"'s "2005")."""
+    return bool(
+        re.search(
+            rf"(?<![\w.-]){re.escape(fold(period))}(?![\w.-])", " ".join(fold(cell_part).split())
+        )
+    )
+
+
+def _without(header: str, period: str) -> str:
+    """A header's words but the ``period``'s: what the column measures."""
+    rest = re.sub(rf"(?<![\w.-]){re.escape(fold(period))}(?![\w.-])", " ", fold(header))
+    return " ".join(re.sub(r"[^\w%]+", " ", rest).split())
+
+
+def _cells(row: str) -> list[tuple[str, str, int]]:
+    """(header, value, where the value starts) of a table row's "header: value" cells; a cell
+    without a header ("Germany | 1993, number of franchisors: 370") has the header ""."""
+    out, start = [], 0
+    for cell in row.split(" | "):
+        header, colon, value = cell.partition(": ")
+        if colon:
+            out.append((header, value.strip(), start + len(header) + 2))
+        elif cell.strip() and cell.strip() != "…":
+            out.append(("", cell.strip(), start))
+        start += len(cell) + 3
+    return out
+
+
+def _figure(value: str) -> float | None:
+    """A cell's value as a number ("-16.5", "29%", "183,959"); None for a label."""
+    digits = value.lstrip("-−").removesuffix("%").rstrip()
+    if not NUMBER.fullmatch(digits):
+        return None
+    try:
+        number = float(number_key(digits))
+    except ValueError:
+        return None
+    return -number if value[:1] in "-−" else number
+
+
+def _labelled(row: str, period: str, header: str) -> str:
+    """The cell of ``row`` naming the ``period`` and its cell under ``header``: "1952 Q4 = 100:
+    Q4 2007 | £, All Houses (UK), Price: 184131"."""
+    cells = _cells(row)
+    label = next(f"{h}: {v}" for h, v, _ in cells if _is_period(v, period))
+    value = next(f"{h}: {v}" for h, v, _ in cells if h == header)
+    return f"{label} | {value}"
+
+
+def between(question: str, passages: dict[int, str]) -> Computed | None:
+    """The change a question asks for between two periods of a table ("By how many percentage
+    points did Brazil's growth rate fall between 1950-1955 and 2005-2010?", "By how much did
+    the average price of all UK houses fall between Q4 2007 and Q1 2009?"): the two cells of
+    one row under the two periods' columns (the row holding most of the question's words), or
+    the cells under the same column (the one whose header holds most of them) of the two rows
+    the periods label. Q - P for a rise, P - Q for a fall; in percent of P when a percentage
+    of amounts is asked, in percentage points when points are. None when the question is no
+    such question, no row or column holds one of its words, two fit as well with different
+    results, or the change goes the other way than the question says."""
+    read = _periods(question)
+    if read is None:
+        return None
+    m, p, q, keys = read
+    said = set(_SHORT_WORDS.findall(fold(question)))
+
+    def fit(words: str) -> tuple[int, int]:
+        """The question's content words ``words`` hold, then fewer words it does not say
+        ("New Houses (UK), Price" loses to "All Houses (UK), Price" for "all UK houses")."""
+        return len(keys & _amount_keys(words)), -len(set(_SHORT_WORDS.findall(fold(words))) - said)
+
+    rows = [
+        (number, text)
+        for number in sorted(passages)
+        for text, _ in _units(passages[number])
+        if " | " in text
+    ]
+    found: list[tuple[tuple[int, int], Operand, Operand]] = []
+    for number, row in rows:  # one row, a column per period, the same measure under both
+        cells = _cells(row)
+        labels = " ".join(f"{h} {v}" for h, v, _ in cells if _figure(v) is None)
+        for hp, vp, ap in cells:
+            if not _is_period(hp, p) or _figure(vp) is None:
+                continue
+            measure = _without(hp, p)  # "1994, number of franchisees" -> "number of franchisees"
+            for hq, vq, aq in cells:
+                if not _is_period(hq, q) or _figure(vq) is None or _without(hq, q) != measure:
+                    continue
+                held = fit(f"{labels} {measure}")
+                if held[0]:
+                    found.append(
+                        (
+                            held,
+                            Operand(vp, _figure(vp) or 0.0, number, _row_context(row, ap)),
+                            Operand(vq, _figure(vq) or 0.0, number, _row_context(row, aq)),
+                        )
+                    )
+    labelled = {
+        period: [
+            (n, row) for n, row in rows if any(_is_period(v, period) for _, v, _ in _cells(row))
+        ]
+        for period in (p, q)
+    }
+    for n_p, row_p in labelled[p]:  # a row per period, the same column
+        for n_q, row_q in labelled[q]:
+            cells_q = {h: v for h, v, _ in _cells(row_q)}
+            for header, vp, _ in _cells(row_p):
+                vq = cells_q.get(header, "")
+                held = fit(header)
+                if held[0] and _figure(vp) is not None and _figure(vq) is not None:
+                    found.append(
+                        (
+                            held,
+                            Operand(vp, _figure(vp) or 0.0, n_p, _labelled(row_p, p, header)),
+                            Operand(vq, _figure(vq) or 0.0, n_q, _labelled(row_q, q, header)),
+                        )
+                    )
+    if not found:
+        return None
+    found.sort(key=lambda f: f[0], reverse=True)
+    best, start, end = found[0]
+    if any(
+        score == best and (b.value, a.value) != (end.value, start.value)
+        for score, a, b in found[1:]
+    ):
+        return None  # two rows or columns fit as well: not Hearth's to choose
+    assert isinstance(start.value, float) and isinstance(end.value, float)
+    rise = m.group("up") is not None
+    a, b = start.value, end.value
+    result = b - a if rise else a - b
+    if result <= 0:
+        return None
+    first, second = (end, start) if rise else (start, end)
+    unit_words = m.group("unit") or ""
+    points = bool(re.search(r"\bpoints?\b", unit_words, re.IGNORECASE))
+    percent = not points and (
+        bool(m.group("pct")) or bool(re.search(r"\bpercent|%", unit_words, re.IGNORECASE))
+    )
+    if percent:
+        if a == 0:
+            return None
+        value = round((b - a) / a * 100 * (1 if rise else -1), PERCENT_PLACES)
+        return Computed(value, "%", first, second, op="%", base=start, places=PERCENT_PLACES)
+    places = max(_places(start.written), _places(end.written))
+    whole = result.is_integer()
+    return Computed(
+        int(result) if whole else round(result, places),
+        "percentage points" if points else "",
+        first,
+        second,
+        places=places,
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from core.text import DONT_KNOW
+from core.text import CUT_CITATION, DONT_KNOW
 from service.answering.grounding._arithmetic import compute
 from service.answering.grounding._attribution import attribute, cite
 from service.answering.grounding._check import (
@@ -68,6 +68,9 @@ def review(
     its clause quoted and cited (``grounding.dated``).
     ``injection=False`` skips the check for a reply that followed an instruction inside a passage
     (``check_answer``; on by default: a benchmark's "before" turns it off)."""
+    # a reply cut at its token limit inside a citation ("... cost together [2] [3] [4] [3"):
+    # the piece is no citation, and its figure no fact (dev h1028, a run of citations)
+    text = CUT_CITATION.sub("", text)
     texts = {p.number: p.text for p in passages}
     # the whole chunks: fitting to the token budget may have cut the sentence of an input
     wholes_by_number = {p.number: p.whole or p.text for p in passages}

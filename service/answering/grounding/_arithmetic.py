@@ -728,6 +728,18 @@ def change(question: str, passages: dict[int, str]) -> Computed | None:
     return best
 
 
+def _relative(start: Operand, end: Operand, rise: bool) -> Computed | None:
+    """A change from ``start`` to ``end`` in percent of ``start`` (a fall as a positive
+    percentage); None when ``start`` is 0."""
+    assert isinstance(start.value, float) and isinstance(end.value, float)
+    a, b = start.value, end.value
+    if a == 0:
+        return None
+    value = round((b - a) / a * 100 * (1 if rise else -1), PERCENT_PLACES)
+    first, second = (end, start) if rise else (start, end)
+    return Computed(value, "%", first, second, op="%", base=start, places=PERCENT_PLACES)
+
+
 def _changed(
     hit: re.Match[str],
     text: str,
@@ -759,18 +771,8 @@ def _changed(
     start, end = Operand(at_a, a, number, clause), Operand(at_b, b, number, clause)
     first, second = (end, start) if rise else (start, end)
     if percent and "%" not in (ua, ub):
-        if a == 0:
-            return None
-        value = round((b - a) / a * 100 * (1 if rise else -1), PERCENT_PLACES)
-        return score, Computed(
-            value,
-            "%",
-            first,
-            second,
-            op="%",
-            base=start,
-            places=PERCENT_PLACES,
-        )
+        relative = _relative(start, end, rise)
+        return None if relative is None else (score, relative)
     if percent:
         return None  # percentage points or a relative change: the question does not say
     places = max(_places(a_written), _places(b_written))
@@ -973,10 +975,7 @@ def between(question: str, passages: dict[int, str]) -> Computed | None:
         bool(m.group("pct")) or bool(re.search(r"\bpercent|%", unit_words, re.IGNORECASE))
     )
     if percent:
-        if a == 0:
-            return None
-        value = round((b - a) / a * 100 * (1 if rise else -1), PERCENT_PLACES)
-        return Computed(value, "%", first, second, op="%", base=start, places=PERCENT_PLACES)
+        return _relative(start, end, rise)
     places = max(_places(start.written), _places(end.written))
     whole = result.is_integer()
     return Computed(

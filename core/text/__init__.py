@@ -6,7 +6,8 @@ Public:
 - the decline sentence: ``DONT_KNOW``;
 - citation markers: ``CITATION`` (one ``[n]``, its number in group 1), ``CITATION_RUN``
   (``" [1, 2]"`` with its blank), ``CUT_CITATION`` (one cut at a reply's end),
-  ``cited_numbers``, groups of them ``CITATION_GROUP`` and ``grouped_citations`` ("[1] and
+  ``cited_numbers``, a run of markers counting past the passages ``runaway_citations``
+  ("is [1] [2] ... [96]"), groups of them ``CITATION_GROUP`` and ``grouped_citations`` ("[1] and
   [2]"), words pointing at a source before one ``POINTING`` ("according to [1]");
 - scripts: a Latin letter ``LATIN``, the share of a text's letters that are Latin
   ``latin_share``;
@@ -45,6 +46,7 @@ from core.text._citations import (
     POINTING,
     cited_numbers,
     grouped_citations,
+    runaway_citations,
 )
 from core.text._claims import (
     ADDRESS,
@@ -182,6 +184,7 @@ __all__ = [
     "present_misspelt",
     "ranges",
     "repair",
+    "runaway_citations",
     "spelled_out",
     "split_sentences",
     "stem",

@@ -213,10 +213,13 @@ class ModelPool:
         stop: threading.Event,
         *,
         release: bool = True,
+        until: Callable[[str], bool] | None = None,
     ) -> Iterator[str]:
         """Wait for the ticket's turn (unless it already has it), stream, record TTFT and speed,
         and free the place (``release=False`` keeps the turn for a next step of the same request,
-        such as condensing a follow-up before answering it; the place is freed on any failure)."""
+        such as condensing a follow-up before answering it; the place is freed on any failure).
+        ``until``, given the reply so far after each piece, ends the generation there when it
+        says so: a normal end (outcome ``done``), the turn kept as after the last token."""
         stats = ticket.stats
         outcome = "done"
         try:
@@ -225,19 +228,30 @@ class ModelPool:
                 return
             start = time.perf_counter()
             first: float | None = None
-            for piece in slot.runtime.stream_chat(messages, params, stop):
-                if first is None:
-                    first = time.perf_counter()
-                    stats.ttft_s = round(first - start, 4)
-                    _note_prompt(stats, slot.runtime)
-                stats.tokens += 1
-                yield piece
-                if stop.is_set() or ticket.expired():
-                    outcome = "cancelled" if stop.is_set() else "timeout"
-                    break
-            else:  # the runtime ended its stream: stopped before a piece came (a remote one)
-                if stop.is_set():
-                    outcome = "cancelled"
+            so_far: list[str] = []
+            stream = slot.runtime.stream_chat(messages, params, stop)
+            try:
+                for piece in stream:
+                    if first is None:
+                        first = time.perf_counter()
+                        stats.ttft_s = round(first - start, 4)
+                        _note_prompt(stats, slot.runtime)
+                    stats.tokens += 1
+                    yield piece
+                    if stop.is_set() or ticket.expired():
+                        outcome = "cancelled" if stop.is_set() else "timeout"
+                        break
+                    if until is not None:
+                        so_far.append(piece)
+                        if until("".join(so_far)):
+                            break
+                else:  # the runtime ended its stream: stopped before a piece came (a remote one)
+                    if stop.is_set():
+                        outcome = "cancelled"
+            finally:  # the runtime's generation ends now (its lock freed), not when collected
+                close = getattr(stream, "close", None)
+                if close is not None:
+                    close()
             if first is not None and stats.tokens > 1:
                 stats.tokens_per_s = round(
                     (stats.tokens - 1) / max(time.perf_counter() - first, 1e-9), 2

@@ -181,6 +181,60 @@ def test_a_replay_asks_once_more_as_its_answer_did(settings: HearthSettings) -> 
     assert svc.pool.default.queue.depth == 0
 
 
+class Counting(ScriptedRuntime):
+    """Replies "The keeper's work was [1] [2] ... [60]" one marker a piece to the first request
+    (what the 1.5B does up to its token limit), ``then`` to the next; counts pieces handed out."""
+
+    def __init__(self, then: str) -> None:
+        super().__init__([])
+        self.then = then
+        self.asked: list[list[Any]] = []
+
+    def stream_chat(self, messages: Any, params: Any, stop: threading.Event) -> Any:
+        self.asked.append(list(messages))
+        if len(self.asked) > 1:
+            yield self.then
+            return
+        for piece in ["The keeper's work was", *(f" [{n}]" for n in range(1, 61))]:
+            self.produced += 1
+            yield piece
+
+
+def test_a_run_of_citations_counting_past_the_passages_ends_its_generation(
+    settings: HearthSettings,
+) -> None:
+    """One passage: the generation ends at "[3]" (a run of three, two impossible), not 57
+    markers later; the markers it could mean are kept and the reply, stating no fact, is asked
+    once more; the turn was kept for it (one place, outcome done)."""
+    from service.answering.orchestration import RESTATE_REMINDER
+
+    rt = Counting("The keeper lit the lamp.")
+    svc = service(settings, rt)
+    events = list(svc.stream("what did the keeper do?"))
+    assert rt.produced == 4
+    assert rt.asked[1][-2:] == [
+        {"role": "assistant", "content": "The keeper's work was [1]"},
+        {"role": "user", "content": RESTATE_REMINDER},
+    ]
+    done = events[-1].data
+    assert done["answer"] == "The keeper lit the lamp. [1]"
+    assert done["timings"]["citation_run_cut"] == 1.0 and done["timings"]["retried"] == 1.0
+    assert svc.pool.default.queue.depth == 0 and svc.pool.default.queue.recent[-1].outcome == "done"
+
+
+def test_a_replay_ends_a_run_of_citations_as_its_answer_did(settings: HearthSettings) -> None:
+    from service.answering.orchestration import replay
+
+    rt = Counting("The keeper lit the lamp.")
+    svc = service(settings, rt)
+    answer = svc.answer("what did the keeper do?")
+    assert answer.answer_id is not None
+    rt.asked.clear()
+    again = replay(svc, answer.answer_id)
+    assert again.same_text and rt.produced == 8, again  # four pieces each time
+    assert svc.pool.default.queue.depth == 0
+
+
 @pytest.mark.parametrize(
     "reply", ["The keeper lit the lamp [1].", "I don't know: your documents do not say."]
 )

@@ -10,10 +10,12 @@ from core.errors import ConflictError
 from core.text import DONT_KNOW
 from service.answering.orchestration._service import (
     AnswerService,
+    counting_citations,
     further_hops,
     restatement,
     restating,
     with_turns_around,
+    without_runaway,
 )
 from service.answering.retrieval import Filters, fit_passages, merge_identical
 from service.llm.base import SamplingParams
@@ -97,8 +99,10 @@ def replay(
     ticket = slot.queue.admit()
     stop = stop or threading.Event()
     try:
-        pieces = service.pool.generate(slot, ticket, messages, params, stop, release=False)
-        text = "".join(pieces).strip()
+        pieces = service.pool.generate(
+            slot, ticket, messages, params, stop, release=False, until=counting_citations(passages)
+        )
+        text = without_runaway("".join(pieces).strip(), passages)
         # asked once more, as the answer was, when the reply states no fact
         again = restatement(messages, text, passages, rec.standalone_question)
         if again is not None and not stop.is_set():

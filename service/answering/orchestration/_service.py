@@ -7,13 +7,13 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from core.errors import InvalidInputError
 from core.settings import TASKS, HearthSettings
-from core.text import DONT_KNOW
+from core.text import DONT_KNOW, runaway_citations
 from service.answering.grounding import (
     Grounding,
     compute,
@@ -82,6 +82,21 @@ def restatement(
         {"role": "assistant", "content": reply},
         {"role": "user", "content": RESTATE_REMINDER},
     ]
+
+
+def counting_citations(passages: list[Passage]) -> Callable[[str], bool]:
+    """``ModelPool.generate``'s ``until`` for an answer over ``passages``: the reply so far ends
+    in a run of citation markers counting past them (``runaway_citations``: "is [1] [2] ...
+    [96]", written until the token limit). Shared by an answer and its replay."""
+    count = len(passages)
+    return lambda text: runaway_citations(text, count) is not None
+
+
+def without_runaway(reply: str, passages: list[Passage]) -> str:
+    """``reply`` up to the first marker of a run counting past ``passages`` (the markers it can
+    mean kept: "The total is [1] [2] [3]", asked once more by ``restatement``)."""
+    cut = runaway_citations(reply, len(passages))
+    return reply if cut is None else reply[:cut].rstrip(" ,;")
 
 
 def restating(params: SamplingParams) -> SamplingParams:
@@ -446,12 +461,20 @@ class AnswerService:
         pieces: list[str] = []
         first: float | None = None
         if passages or template == "translate":
-            for piece in self.pool.generate(slot, ticket, messages, params, stop, release=False):
+            until = counting_citations(passages)
+            for piece in self.pool.generate(
+                slot, ticket, messages, params, stop, release=False, until=until
+            ):
                 if first is None:
                     first = time.perf_counter()
                 pieces.append(piece)
                 yield Event("token", {"text": piece})
             reply = "".join(pieces).strip()
+            if (kept := without_runaway(reply, passages)) != reply:
+                # the streamed run's impossible markers are left out of the answer (the
+                # done event's text replaces what was streamed)
+                steps["citation_run_cut"] = 1.0
+                reply, pieces = kept, [kept]
             again = restatement(messages, reply, passages, standalone)
             if again is not None and not stop.is_set():
                 # The 1.5B sometimes replies "[2]" alone, or "The bill number is [2] [3].";

@@ -144,6 +144,29 @@ def test_no_change_is_computed_against_the_question() -> None:
     assert compute("By what percentage did the rate fall?", {1: "It fell from 5% to 4%."}) is None
 
 
+def test_percentage_points_of_shares_written_in_words() -> None:
+    """ "By how many percentage points ... from A to B" over shares written "61.5 percent":
+    their difference in points (it had been read as a relative change, 26.8%); a percentage
+    asked of them stays refused (points or relative: not said), one of amounts is relative."""
+    homes = {
+        2: "The share of homes with broadband rose from 61.5 percent in 2015 to 78.0 percent "
+        "in 2021, the survey found."
+    }
+    points = compute(
+        "By how many percentage points did the share of homes with broadband rise from 2015 "
+        "to 2021?",
+        homes,
+    )
+    assert points is not None and (points.result, points.unit) == (16.5, "percentage points")
+    assert points.formula() == "78.0 percent - 61.5 percent = 16.5 percentage points", points
+    plain = compute("By how much did the share of homes with broadband rise?", homes)
+    assert plain is not None and plain.unit == "percentage points", plain
+    assert compute("By what percentage did the share of homes with broadband rise?", homes) is None
+    index = {1: "The index rose from 120 points to 150 points."}
+    score = compute("By how many points did the index rise?", index)
+    assert score is not None and (score.result, score.unit) == (30, "points"), score
+
+
 def test_what_was_spent_adds_sums_of_money_only() -> None:
     """Held-out dev h324 ("How much did I spend at Roller and at Hornbach together?" over two
     scanned receipts) was answered "549 (... 2 + 547 = 549)": a quantity and a store's branch

@@ -696,6 +696,22 @@ _FROM_TO = re.compile(
 )
 
 
+def _asks_for(question: re.Match[str]) -> str:
+    """What a change question (``_CHANGE``) asks the change in: "points" ("by how many
+    percentage points"), "percent" ("by what percentage", "by how many percent") or "" (the
+    amounts' own unit). One reading for ``change`` and ``between``."""
+    unit_words = question.group("unit") or ""
+    if re.search(r"\bpoints?\b", unit_words, re.IGNORECASE):
+        return "points"
+    if question.group("pct") or re.search(r"\bpercent|%", unit_words, re.IGNORECASE):
+        return "percent"
+    return ""
+
+
+#: A unit that makes an amount a percentage ("69.4 percent", "15%", "3 pct").
+_PERCENT_UNIT = re.compile(r"%|percent|pct", re.IGNORECASE)
+
+
 def change(question: str, passages: dict[int, str]) -> Computed | None:
     """The size of a change the question asks for ("by how much did X rise", "by what
     percentage did X fall") from a passage writing it "from A to B": the clause with a
@@ -710,13 +726,12 @@ def change(question: str, passages: dict[int, str]) -> Computed | None:
     keys = _amount_keys(f"{m.group('before')} {m.group('after')}")
     if not keys:
         return None
-    unit_words = m.group("unit") or ""
-    percent = bool(m.group("pct")) or re.search(r"\bpercent|%", unit_words, re.IGNORECASE)
+    asked = _asks_for(m)
     found: list[tuple[float, Computed]] = []
     for number in sorted(passages):
         for text, _ in _units(passages[number]):
             for hit in _FROM_TO.finditer(text):
-                got = _changed(hit, text, number, m, bool(percent), keys)
+                got = _changed(hit, text, number, m, asked, keys)
                 if got is not None:
                     found.append(got)
     if not found:
@@ -745,10 +760,12 @@ def _changed(
     text: str,
     number: int,
     question: re.Match[str],
-    percent: bool,
+    asked: str,
     keys: set[str],
 ) -> tuple[float, Computed] | None:
-    """(how well its clause fits, the change) of one "from A to B" of a passage's ``text``."""
+    """(how well its clause fits, the change) of one "from A to B" of a passage's ``text``,
+    in what the question asks (``_asks_for``): percentage points between two percentages,
+    percent of A between two amounts that are no percentages."""
     a_written, b_written = hit.group("a"), hit.group("b")
     if YEAR.fullmatch(a_written) and YEAR.fullmatch(b_written):
         return None  # "from 2019 to 2021": a period, not a change
@@ -770,16 +787,20 @@ def _changed(
     at_b = text[hit.start("b") : hit.end("ub") if ub else hit.end("b")]
     start, end = Operand(at_a, a, number, clause), Operand(at_b, b, number, clause)
     first, second = (end, start) if rise else (start, end)
-    if percent and "%" not in (ua, ub):
+    shares = any(_PERCENT_UNIT.fullmatch(u) for u in (ua, ub))  # "69.4 percent to 71.1%"
+    if asked == "percent" and not shares:
         relative = _relative(start, end, rise)
         return None if relative is None else (score, relative)
-    if percent:
+    if asked == "percent":
         return None  # percentage points or a relative change: the question does not say
     places = max(_places(a_written), _places(b_written))
     result = b - a if rise else a - b
     whole = result.is_integer()
     unit = ub if ub and ub == (ua or ub) else ""
-    unit = "percentage points" if unit == "%" else unit
+    if shares:
+        unit = "percentage points"
+    elif asked == "points":
+        unit = "points"  # of an index or a score
     return score, Computed(
         int(result) if whole else round(result, places), unit, first, second, places=places
     )
@@ -969,18 +990,14 @@ def between(question: str, passages: dict[int, str]) -> Computed | None:
     if result <= 0:
         return None
     first, second = (end, start) if rise else (start, end)
-    unit_words = m.group("unit") or ""
-    points = bool(re.search(r"\bpoints?\b", unit_words, re.IGNORECASE))
-    percent = not points and (
-        bool(m.group("pct")) or bool(re.search(r"\bpercent|%", unit_words, re.IGNORECASE))
-    )
-    if percent:
+    asked = _asks_for(m)
+    if asked == "percent":
         return _relative(start, end, rise)
     places = max(_places(start.written), _places(end.written))
     whole = result.is_integer()
     return Computed(
         int(result) if whole else round(result, places),
-        "percentage points" if points else "",
+        "percentage points" if asked == "points" else "",
         first,
         second,
         places=places,

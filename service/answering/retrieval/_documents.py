@@ -423,6 +423,12 @@ def _share(
     return len(named) / len(own)
 
 
+def _kind_word_only(whole: set[str] | frozenset[str]) -> bool:
+    """True for a file name that is one kind word ("receipt.jpg", "slides.pptx"; ``whole``: its
+    words, generic ones too)."""
+    return len(whole) == 1 and whole <= KINDS.keys()
+
+
 def _distinct(own: set[str], words: set[str], sharing: dict[str, int]) -> bool:
     """True when ``words`` hold a piece of the file name ``own`` that is no kind word and is
     shared by at most ``MAX_SHARING`` documents ("xamarin" of xamarin-presentation.pptx)."""
@@ -431,6 +437,10 @@ def _distinct(own: set[str], words: set[str], sharing: dict[str, int]) -> bool:
 
 #: How a document named by a one-word file name the question uses as a topic word is named.
 TOPIC = "topic word"
+#: How a document is named whose file name is one kind word the question points with
+#: ("receipt.jpg" by "the receipt", "slides.pptx" by "the slides"): a reference, as long as no
+#: other document reads more like the question (``Retriever.retrieve``).
+KIND_WORD = "kind word"
 #: A file's name with its extension written in a question ("rom.xls").
 _FILE_NAME = re.compile(r"\b[\w.-]+\.[A-Za-z][A-Za-z0-9]{1,4}\b")
 
@@ -542,6 +552,10 @@ class DocumentNames:
         # still lifts that document's chunks, but earns none of a name's privileges
         proper = proper_words(question) | camel | referenced
         by = {i: "file name" if pieces[i] & proper or len(pieces[i]) > 1 else TOPIC for i in ids}
+        by = {
+            i: KIND_WORD if how != TOPIC and _kind_word_only(self._whole.get(i, pieces[i])) else how
+            for i, how in by.items()
+        }
         written = self._written(question, pieces, extensions)
         if written and "title" in written.values():
             ids, by = tuple(sorted(written)), dict(written)  # a quoted title outranks file names

@@ -18,7 +18,12 @@ from core.knowledge import KnowledgeBase
 from core.languages import holds_language, languages_named
 from core.provenance import describe
 from core.text import NUMBER_CONTEXT_STOP_WORDS, holds_all, latin_share, names_in, stems
-from service.answering.retrieval._documents import DocumentNames, holds_quotes, titles_named
+from service.answering.retrieval._documents import (
+    KIND_WORD,
+    DocumentNames,
+    holds_quotes,
+    titles_named,
+)
 from service.answering.retrieval._lexical import lexical_scores, stems_of
 from service.answering.retrieval._rows import names_a_row
 from service.answering.retrieval._speakers import (
@@ -245,6 +250,7 @@ class Retriever:
             for chunk, doc in by_id.values():
                 cosine = float(np.frombuffer(chunk.embedding, dtype=np.float32) @ vector)
                 scored.append((chunk, doc, cosine))
+        by_name -= _read_past(scored, {i for i in by_name if named.by.get(i) == KIND_WORD})
         number, name = asked_speaker(question, self.kb.db, self.kb.settings.data_dir)
         if number is not None or name is not None:  # that speaker's turns first, kept
             scored = self._speaker_first(question, scored, vector, filters, number, name, k)
@@ -367,6 +373,21 @@ class Retriever:
             floor = max(low, max(c for _, _, c in scored) - margin)
             scored = [item for item in scored if item[2] >= floor or item[0].id in about]
         return _as_passages(scored, owners=self.documents.owners())
+
+
+def _read_past(scored: list[tuple[Any, Any, float]], weak: set[int]) -> set[int]:
+    """The documents of ``weak`` (named by a file name that is one kind word, ``KIND_WORD``)
+    that a chunk of another document in ``scored`` (chunk, document, cosine) reads more like the
+    question than their best: "the receipt" with pizzas asked about is demo_kie.jpeg's
+    receipt, not receipt.jpg's (held-out dev h1028; h748-h750, h551 the same, and "the slides"
+    h184, h431), while "the McDonald's receipt" stays receipt.jpg (h947, h949, h950)."""
+    if not weak:
+        return set()
+    best: dict[int, float] = {}
+    for _, doc, cosine in scored:
+        best[doc.id] = max(cosine, best.get(doc.id, -1.0))
+    others = max((c for i, c in best.items() if i not in weak), default=-1.0)
+    return {i for i in weak if best.get(i, -1.0) < others}
 
 
 def _behind_named(

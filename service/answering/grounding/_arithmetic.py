@@ -101,6 +101,18 @@ class Computed:
     op: str = "-"
     base: Operand | None = None
     places: int = 0
+    #: The inputs after the first two of a total of several ("+": "11.97 + 11.07 + 10.47").
+    more: tuple[Operand, ...] = ()
+
+    @property
+    def inputs(self) -> list[Operand]:
+        """Every input, in the order the sum writes them."""
+        return [self.later, self.earlier, *self.more]
+
+    @property
+    def passages(self) -> list[int]:
+        """The passage numbers holding the inputs, first cited first, without repeats."""
+        return list(dict.fromkeys(x.passage for x in self.inputs))
 
     def shown(self) -> str:
         """The result as shown: "7500", "56.6", "-12.5"."""
@@ -121,14 +133,18 @@ class Computed:
             base = (self.base or b).written
             how = f"({a.written} − {b.written}) / {base} × 100 = {self.shown()}%"
         else:
-            how = f"{a.written} {_SHOWN[self.op]} {b.written} = {self.shown()}"
-        inputs = (
-            f"{a.written} and {b.written}: “{a.clause}” [{a.passage}]."
-            if (a.clause, a.passage) == (b.clause, b.passage)
-            else f"{a.written}: “{a.clause}” [{a.passage}]. "
-            f"{b.written}: “{b.clause}” [{b.passage}]."
+            written = f" {_SHOWN[self.op]} ".join(x.written for x in self.inputs)
+            how = f"{written} = {self.shown()}"
+        by_clause: dict[tuple[str, int], list[str]] = {}
+        for x in self.inputs:  # inputs of one clause quoted once
+            by_clause.setdefault((x.clause, x.passage), []).append(x.written)
+        inputs = " ".join(
+            f"{_listed(written)}: “{clause}” [{passage}]."
+            for (clause, passage), written in by_clause.items()
         )
-        return f"{self._with_unit()} (computed by Hearth from two cited numbers: {how}). {inputs}"
+        count = _NUMBER_WORDS.get(len(self.inputs), str(len(self.inputs)))
+        shown = self._with_unit()
+        return f"{shown} (computed by Hearth from {count} cited numbers: {how}). {inputs}"
 
     def formula(self) -> str:
         """``"1966 - 1914 = 52 years"``, ``"10,000 + 2,500 = 12500"``, ``"(120 - 100) / 100 =
@@ -136,7 +152,18 @@ class Computed:
         a, b = self.later.written, self.earlier.written
         if self.op == "%":
             return f"({a} - {b}) / {(self.base or self.earlier).written} = {self.shown()}%"
-        return f"{a} {self.op} {b} = {self._with_unit()}"
+        written = f" {self.op} ".join(x.written for x in self.inputs)
+        return f"{written} = {self._with_unit()}"
+
+
+#: How many inputs a result was computed from, as the answer says it.
+_NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
+                 9: "nine", 10: "ten"}  # fmt: skip
+
+
+def _listed(written: list[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    return written[0] if len(written) == 1 else f"{', '.join(written[:-1])} and {written[-1]}"
 
 
 def _keys(text: str) -> set[str]:
@@ -299,6 +326,7 @@ def compute(question: str, passages: dict[int, str]) -> Computed | Compared | No
     if not m:
         return (
             amounts(asked, passages)
+            or items(asked, passages)
             or change(asked, passages)
             or between(question, passages)
             or compare(question, passages)
@@ -668,6 +696,99 @@ def amounts(question: str, passages: dict[int, str]) -> Computed | None:
         base=operand(b) if percent and b is first else None,
         places=places,
     )
+
+
+# --- a total of several items named alike ------------------------------------------------------
+
+#: "How much did the three kinds of pizza cost together?", "What would the two Belkin products
+#: cost together?": a count of items, what they are, and a cost.
+_ITEMS = re.compile(
+    r"^\s*(?:how\s+much|what)\s+(?:did|do|does|would|will|could|was|were|is|are)\s+"
+    r"(?:all\s+)?(?:the\s+|my\s+|your\s+)?(?P<n>two|three|four|five|six|seven|eight|nine|ten|\d{1,2})"
+    r"\s+(?:(?:kinds?|types?|sorts?)\s+of\s+|different\s+)?(?P<item>.+?)\s+"
+    r"(?:cost|come\s+to|add\s+up\s+to)\b.*$",
+    re.IGNORECASE,
+)
+_COUNT_WORDS = {word: n for n, word in _NUMBER_WORDS.items()}
+
+
+def items(question: str, passages: dict[int, str]) -> Computed | None:
+    """The total cost of the items a question counts ("How much did the three kinds of pizza
+    cost together?": 11.97 + 11.07 + 10.47 over "3 Supreme Pizza 11.97 3 Pepperoni Pizza 11.07
+    3 Cheese Pizza 10.47"): the sums of money whose item words hold most of the question's item
+    words, when exactly as many as it counts do (the same line in two passages counted once).
+    None when the question is no such question, more or fewer sums fit as well (a fourth
+    pizza), or a sum stands beside another (a unit price and its line's total)."""
+    m = _ITEMS.match(question)
+    if not m:
+        return None
+    n = m.group("n").lower()
+    count = _COUNT_WORDS.get(n) or int(n)
+    keys = _amount_keys(m.group("item"))
+    if count < 2 or not keys:
+        return None
+    fits: dict[tuple[str, frozenset[str]], tuple[int, _Amount]] = {}
+    for amount in _amounts(passages, money=True):
+        held = len(keys & amount.near)
+        seen = (amount.written, amount.near)  # one line of two overlapping passages: once
+        if held and (seen not in fits or fits[seen][0] < held):
+            fits[seen] = (held, amount)
+    best = max((held for held, _ in fits.values()), default=0)
+    chosen = [a for held, a in fits.values() if held == best]
+    if not best or len(chosen) != count or any(_paired(a.clause, a.written) for a in chosen):
+        return None
+    places = max(_places(a.written) for a in chosen)
+    total = sum(a.value for a in chosen)
+    whole = float(total).is_integer() and places == 0
+    first, second, *more = (
+        Operand(a.written, a.value, a.passage, _item_line(a.clause, a.written)) for a in chosen
+    )
+    return Computed(
+        int(total) if whole else round(total, places),
+        "",
+        first,
+        second,
+        op="+",
+        places=places,
+        more=tuple(more),
+    )
+
+
+def _sums(clause: str) -> list[re.Match[str]]:
+    """The sums of money ``clause`` writes, in order."""
+    skip = _not_amounts(clause)
+    return [
+        m
+        for m in NUMBER.finditer(clause)
+        if _money(clause, m) and not any(a <= m.start() < b for a, b in skip)
+    ]
+
+
+def _item_line(clause: str, written: str) -> str:
+    """The part of a receipt's ``clause`` that is the item of the sum ``written``: from after
+    the sum of money before it to it ("26 Med Drink 43.94 3 Supreme Pizza 11.97" -> "3
+    Supreme Pizza 11.97"); the clause when ``written`` is not in it."""
+    sums = _sums(clause)
+    for i, m in enumerate(sums):
+        if m.group(0) == written:
+            start = sums[i - 1].end() if i else 0
+            return clause[start : m.end()].strip(" ,;:")
+    return clause
+
+
+def _paired(clause: str, written: str) -> bool:
+    """Whether the sum ``written`` stands beside another with no word between them ("22,99
+    45,98": a unit price and its line's total), so that which one is the item's is not said."""
+    sums = _sums(clause)
+    for i, m in enumerate(sums):
+        if m.group(0) != written:
+            continue
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(sums):
+                a, b = sorted((m, sums[j]), key=lambda x: x.start())
+                if not _SHORT_WORDS.search(clause[a.end() : b.start()]):
+                    return True
+    return False
 
 
 # --- a change written "from A to B" ------------------------------------------------------------

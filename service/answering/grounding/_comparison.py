@@ -76,6 +76,11 @@ class Compared:
     earlier: Cell
     larger: bool
 
+    @property
+    def passages(self) -> list[int]:
+        """The passage numbers holding the two cells, without repeats."""
+        return list(dict.fromkeys([self.later.passage, self.earlier.passage]))
+
     def text(self) -> str:
         """The answer shown: the side, both values, each cell quoted with its citation."""
         a, b = self.later, self.earlier

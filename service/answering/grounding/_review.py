@@ -76,8 +76,7 @@ def review(
     wholes_by_number = {p.number: p.whole or p.text for p in passages}
     computed = compute(question, wholes_by_number)
     if computed is not None:
-        inputs = list(dict.fromkeys([computed.later.passage, computed.earlier.passage]))
-        return computed.text(), Grounding(inputs, computed=[computed.formula()])
+        return computed.text(), Grounding(computed.passages, computed=[computed.formula()])
     negated = polarity(question, text, wholes_by_number)
     if negated is not None:
         return negated.text(), Grounding([negated.passage], polarity=[negated.record()])

@@ -78,6 +78,8 @@ _GENERIC = STOP_WORDS | {
     "file", "files", "document", "documents", "example", "sample", "test", "fake", "data",
     "page", "new", "final", "copy", "draft", "version", "half", "year", "p1", "pg", "text",
 }  # fmt: skip
+#: Counts: a question's "the two Belkin products" names no two_column.pdf (held-out dev h746).
+_COUNTS = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"})
 _PIECE = re.compile(r"[^\W_]+")
 #: "the Word document", "the Word file": Word the program, not a word of the text.
 _WORD_FILE = re.compile(r"\bword(?:'s)?\s+(?:document|file|doc|table)", re.IGNORECASE)
@@ -346,6 +348,23 @@ def _singular(word: str) -> str | None:
     return word[:-1] if word.endswith("s") and len(word) > 3 else None
 
 
+#: Characters a code must have to name the file-name piece holding it ("1040nr").
+_CODE_CHARS = 4
+
+
+def _holds_code(piece: str, words: set[str]) -> bool:
+    """True when the file-name ``piece`` holds, and is longer than, one of ``words`` that is a
+    code: at least ``_CODE_CHARS`` characters, letters and digits both ("i1040nr": "1040nr")."""
+    return any(
+        len(w) >= _CODE_CHARS
+        and len(w) < len(piece)
+        and w in piece
+        and any(c.isdigit() for c in w)
+        and any(c.isalpha() for c in w)
+        for w in words
+    )
+
+
 def _words(question: str) -> set[str]:
     words = set(_PIECE.findall(fold(question)))
     return words | {one for w in words if (one := _singular(w))}
@@ -355,7 +374,7 @@ def _referenced(question: str) -> set[str]:
     """The words of ``question`` (and their singulars) used as a reference: a determiner or a
     possessive ("Robert Schneider's bill") at most ``_REFERENCE_REACH`` words before them ("the
     memo", "the total bill amount"), not "how many days" or "per day"."""
-    words = _PIECE.findall(fold(question))
+    words = _PIECE.findall(fold(_POSSESSIVE_S.sub(f" {_OWNS} ", question)))
     out: set[str] = set()
     for i, word in enumerate(words):
         if _is_reference(words, i, possessive=True):
@@ -364,10 +383,18 @@ def _referenced(question: str) -> set[str]:
 
 
 def _is_reference(words: list[str], i: int, possessive: bool = False) -> bool:
-    """True when a determiner (with ``possessive``, or the "s" of "Robert Schneider's") stands
-    at most ``_REFERENCE_REACH`` words before ``words[i]``."""
+    """True when a determiner (with ``possessive``, or the ``_OWNS`` that ``_referenced`` writes
+    for the "'s" of "Robert Schneider's") stands at most ``_REFERENCE_REACH`` words before
+    ``words[i]``."""
     before = set(words[max(0, i - _REFERENCE_REACH) : i])
-    return bool(_DETERMINERS & before) or (possessive and "s" in before)
+    return bool(_DETERMINERS & before) or (possessive and _OWNS in before)
+
+
+#: A possessive "'s" ("Robert Schneider's bill"), not the "s" of "U.S." (held-out dev h635:
+#: "whose only U.S. business was" named business-report.docx).
+_POSSESSIVE_S = re.compile(r"(?<=\w)['’]s\b")
+#: The word ``_referenced`` writes for it.
+_OWNS = "possessivemark"
 
 
 #: Words that make the kind word after them a reference to a document ("the scanned page", "my
@@ -511,8 +538,8 @@ class DocumentNames:
         share wins; among the documents of the kind it names, if any), and the kinds it names.
         A one-word name the question uses as a topic word only is named ``TOPIC`` (see
         ``Named.by_reference``)."""
-        words = _words(question)
-        referenced = _referenced(question)
+        words = _words(question) - _COUNTS
+        referenced = _referenced(question) - _COUNTS
         kinds = {e for w in kinds_named(question) for e in KINDS[w]}
         if _WORD_FILE.search(question):
             kinds |= KINDS["docx"]
@@ -524,6 +551,8 @@ class DocumentNames:
             owners = self._owners
         # a camel-cased piece is named by all of its words ("Cantina band": "CantinaBand3")
         camel = {piece for piece, parts in joined.items() if parts <= words}
+        # a code the question writes inside a piece ("Form 1040NR" for i1040nr.pdf, dev h635)
+        camel |= {p for own in pieces.values() for p in own if _holds_code(p, words)}
         words |= camel
         referenced |= camel
         if extensions:  # "the sample presentation": among the presentations first

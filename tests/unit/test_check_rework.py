@@ -285,6 +285,23 @@ def test_a_reply_shaped_like_a_photos_label_states_nothing() -> None:
         assert not check(fact, passages, labels=labels).incomplete, fact
 
 
+def test_a_reply_copying_a_labels_file_name_states_nothing() -> None:
+    """Held-out dev h084: "Who was copied on the Example Plain-Text MIME Message?" was answered
+    "[1] Mime-multi-to-cc-bcc.eml", the file name of its passage's label; a question asking for
+    a file's name is answered by it."""
+    labels = {1: "mime-multi-to-cc-bcc.eml, message “Example Plain-Text MIME Message” from a@b.c"}
+    passages = {1: "From: a@b.c\nCc: Tom <tom@example.com>, Alice <alice@example.com>"}
+    question = "Who was copied on the Example Plain-Text MIME Message?"
+    assert check(
+        "[1] Mime-multi-to-cc-bcc.eml", passages, question=question, labels=labels
+    ).incomplete
+    assert not check("Tom and Alice [1]", passages, question=question, labels=labels).incomplete
+    asks_file = "Which file holds the Example Plain-Text MIME Message?"
+    assert not check(
+        "mime-multi-to-cc-bcc.eml [1]", passages, question=asks_file, labels=labels
+    ).incomplete
+
+
 def test_a_reply_with_no_figure_for_a_question_asking_one_states_nothing() -> None:
     """Held-out dev h219, h045, h074: "how many", "how much" and "in what year" were answered
     with what was asked about ("[1] Kentucky [2]", "[1] CSR contribution [2]") or a copied

@@ -18,7 +18,8 @@ Public:
   ``WRAPPED_LINE``, and a text's sentences ``split_sentences``;
 - numbers: ``NUMBER``, ``MULTI_DIGIT_NUMBER``, ``NUMBER_OR_WORD``, ``NUMERIC_CELL``, ``FIGURE``,
   a cell's amount ``cell_amount`` ("$12.5M"), whether a text gives a figure in digits or words
-  ``holds_figure`` (``FIGURE_WORDS``: "twice", "none"),
+  ``holds_figure`` (``FIGURE_WORDS``: "twice", "none"), the counts one to ten in words
+  ``COUNT_WORDS``,
   ``number_key`` and ``number_keys`` (other locales' separators: "2,32,822", "1.234,5",
   "3'949.75"), in words in eight languages ``worded_number_keys`` ("twenty", "vingt"), year
   ranges and seasons ``YEAR_RANGE``, ``ranges`` ("1991–92", "2021/22"),
@@ -72,6 +73,7 @@ from core.text._dates import (
 )
 from core.text._decline import DONT_KNOW
 from core.text._numbers import (
+    COUNT_WORDS,
     DASHES,
     FIGURE,
     FIGURE_WORDS,
@@ -131,6 +133,7 @@ __all__ = [
     "CITED_SENTENCE_GAP",
     "CLAUSE_END_GAP",
     "CLAUSE_GAP",
+    "COUNT_WORDS",
     "CUT_CITATION",
     "DASHES",
     "DATE",

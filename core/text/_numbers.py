@@ -143,6 +143,11 @@ def cell_amount(value: str) -> float | None:
 FIGURE = re.compile(r"\d[\d,.:/-]*\d|\d")
 
 
+#: The counts one to ten in English words, and their values ("the three kinds of pizza").
+COUNT_WORDS: dict[str, int] = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10,
+}  # fmt: skip
 #: Words that give a count or an amount without digits ("none", "twice", "a dozen", "free").
 FIGURE_WORDS = frozenset(
     {

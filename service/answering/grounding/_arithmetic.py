@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from core.text import (
     CITATION,
     CLAUSE_GAP,
+    COUNT_WORDS,
     NUMBER,
     SENTENCE_GAP,
     STOP_WORDS,
@@ -157,8 +158,7 @@ class Computed:
 
 
 #: How many inputs a result was computed from, as the answer says it.
-_NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
-                 9: "nine", 10: "ten"}  # fmt: skip
+_NUMBER_WORDS = {n: word for word, n in COUNT_WORDS.items()}
 
 
 def _listed(written: list[str]) -> str:
@@ -509,6 +509,12 @@ def _not_amounts(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+def _numbers(text: str) -> list[re.Match[str]]:
+    """The numbers ``text`` writes that may be amounts (``_not_amounts`` left out), in order."""
+    skip = _not_amounts(text)
+    return [m for m in NUMBER.finditer(text) if not any(a <= m.start() < b for a, b in skip)]
+
+
 def _row_context(row: str, at: int) -> str:
     """A table row's words bearing on the cell at ``at``: that cell (its header and value) and
     the row's cells without digits (its labels)."""
@@ -533,10 +539,7 @@ def _amounts(passages: dict[int, str], money: bool = False) -> list[_Amount]:
     found: list[_Amount] = []
     for number in sorted(passages):
         for text, _ in _units(passages[number]):
-            skip = _not_amounts(text)
-            matches = [
-                m for m in NUMBER.finditer(text) if not any(a <= m.start() < b for a, b in skip)
-            ]
+            matches = _numbers(text)
             counts = [(m.start(), m.end()) for m in matches if money and not _money(text, m)]
             if money:
                 matches = [m for m in matches if _money(text, m)]
@@ -709,7 +712,6 @@ _ITEMS = re.compile(
     r"(?:cost|come\s+to|add\s+up\s+to)\b.*$",
     re.IGNORECASE,
 )
-_COUNT_WORDS = {word: n for n, word in _NUMBER_WORDS.items()}
 
 
 def items(question: str, passages: dict[int, str]) -> Computed | None:
@@ -723,7 +725,7 @@ def items(question: str, passages: dict[int, str]) -> Computed | None:
     if not m:
         return None
     n = m.group("n").lower()
-    count = _COUNT_WORDS.get(n) or int(n)
+    count = COUNT_WORDS.get(n) or int(n)
     keys = _amount_keys(m.group("item"))
     if count < 2 or not keys:
         return None
@@ -756,12 +758,7 @@ def items(question: str, passages: dict[int, str]) -> Computed | None:
 
 def _sums(clause: str) -> list[re.Match[str]]:
     """The sums of money ``clause`` writes, in order."""
-    skip = _not_amounts(clause)
-    return [
-        m
-        for m in NUMBER.finditer(clause)
-        if _money(clause, m) and not any(a <= m.start() < b for a, b in skip)
-    ]
+    return [m for m in _numbers(clause) if _money(clause, m)]
 
 
 def _item_line(clause: str, written: str) -> str:

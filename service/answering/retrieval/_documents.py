@@ -32,6 +32,7 @@ from core.db.session import Database
 from core.filters import Filters
 from core.text import (
     CALENDAR_WORDS,
+    COUNT_WORDS,
     DAY_OF_MONTH,
     STOP_WORDS,
     dates,
@@ -79,7 +80,7 @@ _GENERIC = STOP_WORDS | {
     "page", "new", "final", "copy", "draft", "version", "half", "year", "p1", "pg", "text",
 }  # fmt: skip
 #: Counts: a question's "the two Belkin products" names no two_column.pdf (held-out dev h746).
-_COUNTS = frozenset({"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"})
+_COUNTS = frozenset(COUNT_WORDS)
 _PIECE = re.compile(r"[^\W_]+")
 #: "the Word document", "the Word file": Word the program, not a word of the text.
 _WORD_FILE = re.compile(r"\bword(?:'s)?\s+(?:document|file|doc|table)", re.IGNORECASE)

@@ -7,7 +7,8 @@ Public:
 - citation markers: ``CITATION`` (one ``[n]``, its number in group 1), ``CITATION_RUN``
   (``" [1, 2]"`` with its blank), ``CUT_CITATION`` (one cut at a reply's end),
   ``cited_numbers``, a run of markers counting past the passages ``runaway_citations``
-  ("is [1] [2] ... [96]"), groups of them ``CITATION_GROUP`` and ``grouped_citations`` ("[1] and
+  ("is [1] [2] ... [96]"), a passage's text as an answer quotes it ``quoted`` ("[3]" ->
+  "(3)"), groups of them ``CITATION_GROUP`` and ``grouped_citations`` ("[1] and
   [2]"), words pointing at a source before one ``POINTING`` ("according to [1]");
 - scripts: a Latin letter ``LATIN``, the share of a text's letters that are Latin
   ``latin_share``;
@@ -47,6 +48,7 @@ from core.text._citations import (
     POINTING,
     cited_numbers,
     grouped_citations,
+    quoted,
     runaway_citations,
 )
 from core.text._claims import (
@@ -185,6 +187,7 @@ __all__ = [
     "number_keys",
     "present",
     "present_misspelt",
+    "quoted",
     "ranges",
     "repair",
     "runaway_citations",

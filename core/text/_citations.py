@@ -67,6 +67,12 @@ POINTING = re.compile(
 )
 
 
+def quoted(text: str) -> str:
+    """``text`` as an answer quotes it: a bracketed number of its own ("SUMME [3] EUR" on a
+    scanned receipt, a paper's "[22]") in round brackets, so that it is no citation marker."""
+    return CITATION.sub(r"(\1)", text)
+
+
 def grouped_citations(answer: str) -> str:
     """``answer`` with each group of citations as its first citation ("[1] and [2]" -> "[1]")."""
     return CITATION_GROUP.sub(lambda m: m.group()[: m.group().index("]") + 1], answer)

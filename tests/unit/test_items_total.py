@@ -43,3 +43,12 @@ def test_no_total_when_the_count_does_not_fit() -> None:
     assert compute("How much did the two Bettwäsche cost together?", lines) is None
     # nothing named like the items
     assert compute("How much did the three kinds of soup cost together?", {1: ORDER}) is None
+
+
+def test_a_quoted_line_s_own_bracketed_number_is_no_citation() -> None:
+    """A scanned receipt's "SUMME [3] EUR 152,00" quoted as an input would read as a citation
+    of passage 3; it is quoted "(3)"."""
+    lines = {2: "1 Bodenunterlage SELIT [3] 92,50\n1 Bodenunterlage PRO [3] 41,00\nSUMME 133,50"}
+    got = compute("How much did the two kinds of Bodenunterlage cost together?", lines)
+    assert got is not None and got.result == 133.5, got
+    assert "[3]" not in got.text() and "(3) 92,50" in got.text(), got.text()

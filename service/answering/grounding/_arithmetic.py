@@ -40,6 +40,7 @@ from core.text import (
     dates,
     fold,
     number_key,
+    quoted,
 )
 from service.answering.grounding._comparison import Compared, compare, comparison_sides
 
@@ -140,7 +141,7 @@ class Computed:
         for x in self.inputs:  # inputs of one clause quoted once
             by_clause.setdefault((x.clause, x.passage), []).append(x.written)
         inputs = " ".join(
-            f"{_listed(written)}: “{clause}” [{passage}]."
+            f"{_listed(written)}: “{quoted(clause)}” [{passage}]."
             for (clause, passage), written in by_clause.items()
         )
         count = _NUMBER_WORDS.get(len(self.inputs), str(len(self.inputs)))

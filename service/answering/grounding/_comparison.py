@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import TypeVar
 
-from core.text import STOP_WORDS, cell_amount, fold, stems
+from core.text import STOP_WORDS, cell_amount, fold, quoted, stems
 
 _VERB = r"(?:did|does|do|was|were|is|are|has|have|had)"
 _MORE = ("more", "higher", "greater", "bigger", "larger", "most", "highest", "greatest",
@@ -86,9 +86,10 @@ class Compared:
         a, b = self.later, self.earlier
         sign = ">" if self.larger else "<"
         inputs = (
-            f"{a.side}: “{a.clause}” [{a.passage}]."
+            f"{a.side}: “{quoted(a.clause)}” [{a.passage}]."
             if (a.clause, a.passage) == (b.clause, b.passage)
-            else f"{a.side}: “{a.clause}” [{a.passage}]. {b.side}: “{b.clause}” [{b.passage}]."
+            else f"{a.side}: “{quoted(a.clause)}” [{a.passage}]. "
+            f"{b.side}: “{quoted(b.clause)}” [{b.passage}]."
         )
         return (
             f"{a.side} (compared by Hearth from two cited numbers: {a.side} {a.written} {sign} "

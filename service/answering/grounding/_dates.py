@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from core.evalmetrics import is_abstention
-from core.text import CITATION, dates
+from core.text import CITATION, dates, quoted
 from service.answering.grounding._arithmetic import (
     _DATED_KEYS,
     _DOCUMENT_KEYS,
@@ -50,7 +50,7 @@ class Dated:
 
     def text(self) -> str:
         """The answer shown: the date, its clause quoted, and its citation."""
-        return f"{self.written} [{self.passage}]: “{self.clause}”"
+        return f"{self.written} [{self.passage}]: “{quoted(self.clause)}”"
 
     def record(self) -> str:
         """The verdict's record: ``"[1] January 23, 2023 (the reply said May 5, 2023)"``."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.text import WORD, content_stems, fold, split_sentences
+from core.text import WORD, content_stems, fold, quoted, split_sentences
 
 #: A question asking yes or no: it opens with an auxiliary verb.
 _YES_NO = re.compile(
@@ -64,7 +64,7 @@ class Polarity:
 
     def text(self) -> str:
         """The answer shown: "No", and the sentence that says so, quoted and cited."""
-        return f"No. The passage says: “{self.sentence.strip()}” [{self.passage}]"
+        return f"No. The passage says: “{quoted(self.sentence.strip())}” [{self.passage}]"
 
     def record(self) -> str:
         """The verdict's record: ``"[2] negates: <sentence>"``."""

@@ -87,9 +87,17 @@ def restatement(
 def counting_citations(passages: list[Passage]) -> Callable[[str], bool]:
     """``ModelPool.generate``'s ``until`` for an answer over ``passages``: the reply so far ends
     in a run of citation markers counting past them (``runaway_citations``: "is [1] [2] ...
-    [96]", written until the token limit). Shared by an answer and its replay."""
+    [96]", written until the token limit). Shared by an answer and its replay. Read only when
+    the newest piece closes a marker: a run can only start counting past them at a "]"."""
     count = len(passages)
-    return lambda text: runaway_citations(text, count) is not None
+    read = 0  # characters of the reply already given
+
+    def until(text: str) -> bool:
+        nonlocal read
+        closes, read = "]" in text[read:], len(text)
+        return closes and runaway_citations(text, count) is not None
+
+    return until
 
 
 def without_runaway(reply: str, passages: list[Passage]) -> str:

@@ -353,17 +353,20 @@ def _singular(word: str) -> str | None:
 _CODE_CHARS = 4
 
 
-def _holds_code(piece: str, words: set[str]) -> bool:
-    """True when the file-name ``piece`` holds, and is longer than, one of ``words`` that is a
-    code: at least ``_CODE_CHARS`` characters, letters and digits both ("i1040nr": "1040nr")."""
-    return any(
-        len(w) >= _CODE_CHARS
-        and len(w) < len(piece)
-        and w in piece
-        and any(c.isdigit() for c in w)
-        and any(c.isalpha() for c in w)
+def _codes(words: set[str]) -> set[str]:
+    """The ``words`` that are codes: at least ``_CODE_CHARS`` characters, letters and digits
+    both ("1040nr")."""
+    return {
+        w
         for w in words
-    )
+        if len(w) >= _CODE_CHARS and any(c.isdigit() for c in w) and any(c.isalpha() for c in w)
+    }
+
+
+def _holds_code(piece: str, codes: set[str]) -> bool:
+    """True when the file-name ``piece`` holds, and is longer than, one of ``codes`` ("i1040nr":
+    "1040nr")."""
+    return any(len(w) < len(piece) and w in piece for w in codes)
 
 
 def _words(question: str) -> set[str]:
@@ -553,7 +556,8 @@ class DocumentNames:
         # a camel-cased piece is named by all of its words ("Cantina band": "CantinaBand3")
         camel = {piece for piece, parts in joined.items() if parts <= words}
         # a code the question writes inside a piece ("Form 1040NR" for i1040nr.pdf, dev h635)
-        camel |= {p for own in pieces.values() for p in own if _holds_code(p, words)}
+        if codes := _codes(words):  # most questions write none: no file name is read for one
+            camel |= {p for own in pieces.values() for p in own if _holds_code(p, codes)}
         words |= camel
         referenced |= camel
         if extensions:  # "the sample presentation": among the presentations first

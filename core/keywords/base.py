@@ -16,6 +16,7 @@ from sqlalchemy.sql.elements import BindParameter
 
 from core.filters import Filters
 from core.plugins import Registry
+from core.text import month_forms
 from core.types import Hit
 
 if TYPE_CHECKING:
@@ -172,6 +173,15 @@ def query_terms(query: str) -> QueryTerms:
             if run[i : i + 3] not in trigrams:
                 trigrams.append(run[i : i + 3])
     return QueryTerms(tuple(words), tuple(trigrams), tuple(short))
+
+
+def searched_words(words: tuple[str, ...]) -> tuple[str, ...]:
+    """``words`` (``QueryTerms.words``) with the other ways documents write a month they name
+    (``month_forms``): "July 2012" finds a table's "JUL-2012" row and "Jul 2012" finds "July"."""
+    out = list(words)
+    for word in words:
+        out.extend(f for f in month_forms(word) if f not in out)
+    return tuple(out)
 
 
 def filter_sql(

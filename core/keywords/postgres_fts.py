@@ -16,6 +16,7 @@ from core.keywords.base import (
     filter_sql,
     merge,
     query_terms,
+    searched_words,
     substring_score_sql,
 )
 from core.types import Hit
@@ -75,7 +76,7 @@ class PostgresKeywordIndex:
         terms = query_terms(query)
         rankings: list[list[Hit]] = []
         if terms.words:
-            rankings.append(self._words(terms.words, k, filters))
+            rankings.append(self._words(searched_words(terms.words), k, filters))
         cjk = terms.trigrams + terms.short_cjk
         if cjk:
             rankings.append(self._substrings(cjk, k, filters))

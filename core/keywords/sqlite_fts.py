@@ -23,6 +23,7 @@ from core.keywords.base import (
     filter_sql,
     merge,
     query_terms,
+    searched_words,
     substring_score_sql,
 )
 from core.types import Hit
@@ -147,7 +148,7 @@ class SqliteKeywordIndex:
         terms = query_terms(query)
         rankings: list[list[Hit]] = []
         if terms.words:
-            rankings.append(self._fts("chunks_fts", terms.words, k, filters))
+            rankings.append(self._fts("chunks_fts", searched_words(terms.words), k, filters))
         if terms.trigrams:
             rankings.append(self._fts("chunks_cjk", terms.trigrams, k, filters))
         if terms.short_cjk:

@@ -70,6 +70,7 @@ from core.text._dates import (
     asked_months,
     dates,
     holds_month,
+    month_forms,
     month_number,
     month_year,
 )
@@ -180,6 +181,7 @@ __all__ = [
     "holds_figure",
     "holds_month",
     "latin_share",
+    "month_forms",
     "month_number",
     "month_year",
     "names_in",

@@ -105,6 +105,17 @@ def dates(text: str) -> list[tuple[str, dt.date, int]]:
     return sorted(found, key=lambda f: f[2])
 
 
+def month_forms(word: str) -> tuple[str, ...]:
+    """The other ways documents write the month ``word`` names (lower-cased), for a keyword
+    search: "july" -> ("jul",), "jul" -> ("july",), "sept" -> ("september", "sep"); empty for a
+    word naming no month, and for "may" (a verb as often as a month, one form only)."""
+    for name in _MONTHS:
+        forms = (name, name[:3], *(("sept",) if name == "september" else ()))
+        if word in forms and name != "may":
+            return tuple(f for f in forms if f != word)
+    return ()
+
+
 #: A month of a year as a question asks for it: "in December 2015", "on 12 March 1999",
 #: "October 6, 1973" (the month's name capitalised, the year after it).
 _ASKED_MONTH = re.compile(

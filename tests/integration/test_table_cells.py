@@ -135,3 +135,61 @@ def test_a_chunk_holding_every_word_of_the_question_is_kept_however_low_its_cosi
     words = sum(len(p.text.split()) for p in passages)
     fitted = fit_passages(question, passages, embedder, lambda t: len(t.split()), words // 6)
     assert any("reissued within 120 days" in p.text for p in fitted), [p.text for p in fitted]
+
+
+#: Countries of a wide monthly table, each column named by a code, a country and a long text.
+WIDE_COUNTRIES = [
+    "Austria", "Belgium", "Croatia", "Denmark", "Estonia", "Finland", "Hungary", "Iceland",
+    "Norway", "Poland", "Portugal", "Slovenia", "Sweden", "Turkey",
+]  # fmt: skip
+MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
+
+
+def _wide_monthly_csv() -> str:
+    """A statistics office's monthly CSV, shaped like the held-out set's bond yields (issue 35):
+    a title, a frequency line, rows of series codes and descriptions above the real header (the
+    first column's labels "Series:", "Description:"), then one row per month ("MAR-2011") with a
+    long-named cell per country: a row of ~2,000 characters, cut into several chunks."""
+    codes = [f"MRT.M.{c[:2].upper()}.CONV.10Y.{i:02d}" for i, c in enumerate(WIDE_COUNTRIES)]
+    about = [
+        f'"{c}, average rate on new mortgages for households - fixed for ten years or more, '
+        f'all lenders reporting to the central bank"'
+        for c in WIDE_COUNTRIES
+    ]
+    lines = [
+        "",
+        "Average mortgage rates for households, convergence panel",
+        "Frequency: MONTHLY Data",
+        "Series:," + ",".join(codes),
+        "Description:," + ",".join(about),
+        "Units:," + ",".join(["PERCENT"] * len(codes)),
+        "DATE," + ",".join(f"S{i:02d}" for i in range(len(codes))),
+    ]
+    for year in (2010, 2011, 2012):
+        for m, month in enumerate(MONTHS):
+            cells = [f"{2 + (i * 37 + m * 11 + year) % 700 / 100:.2f}" for i in range(len(codes))]
+            lines.append(f"{month}-{year}," + ",".join(cells))
+    return "\r\n".join(lines) + "\r\n"
+
+
+def test_a_wide_rows_piece_holding_the_asked_column_is_retrieved(
+    kb: KnowledgeBase, embedder: Embedder, tmp_path: Path
+) -> None:
+    """bench/heldout.py dev half (h908), "What long-term interest rate is listed for Ireland for
+    July 2012?": the month's row of 26 countries was cut into eight chunks; the keyword search
+    ranked first every "JUL" row's first chunk (it holds the title's words), and the one holding
+    Ireland's cell was in no passage. The row's label written under stacked header labels
+    ("Units: Description: Name: DATE: JUL-2012") did not read as the asked month either. The
+    row's piece holding the asked column now comes right after the piece found, and "July"
+    finds the keyword index's "JUL"."""
+    path = tmp_path / "mortgage-rates.csv"
+    path.write_text(_wide_monthly_csv())
+    assert not IngestPipeline(kb, embedder).ingest([path]).failures
+    row = next(ln for ln in _wide_monthly_csv().splitlines() if ln.startswith("MAR-2011,"))
+    rate = row.split(",")[1 + WIDE_COUNTRIES.index("Portugal")]
+    question = "What mortgage rate is listed for Portugal for March 2011?"
+    passages = Retriever(kb, embedder).retrieve(question)
+    held = [p for p in passages if "MAR-2011" in p.text and "Portugal" in p.text]
+    assert held, [p.text[:120] for p in passages]
+    assert any(f": {rate}" in p.text for p in held), [p.text for p in held]
+    assert all(p.kept for p in held)

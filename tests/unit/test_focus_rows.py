@@ -8,7 +8,11 @@ from service.answering.retrieval import (
     asked_whens,
     focus_rows,
     keep_asked_dates,
+    lacked_names,
+    piece_holding,
+    row_whens,
     rows_numbered,
+    value_named_rows,
 )
 
 SHEET = (
@@ -197,3 +201,29 @@ def test_a_row_is_named_by_the_parts_of_its_label_in_any_order() -> None:
     assert "167.3" in focused and "178.0" not in focused and "170.1" not in focused
     # every part is needed: "2012/2013" alone names no row of the three
     assert focus_rows(_sheet(periods), "How many bus journeys in 2012/2013?").text == periods
+
+
+#: Two pieces of one wide row whose label sits under stacked header labels (held-out dev h908).
+FIRST_PIECE = (
+    "rates.csv: Monthly rates (row 147)\n"
+    "Units: Description: Name: DATE: JUL-2012 | R1, Belgium: 3.10 | R2, Germany: 1.24"
+)
+LATER_PIECE = "Units: Description: Name: DATE: JUL-2012 | R4, Ireland: 6.12 | R5, Greece: 25.82"
+OTHER_ROW = "Units: Description: Name: DATE: AUG-2012 | R4, Ireland: 5.89 | R5, Greece: 24.34"
+
+
+def test_a_row_label_under_stacked_header_labels_is_read_as_its_month() -> None:
+    question = "What long-term interest rate is listed for Ireland for July 2012?"
+    assert value_named_rows(FIRST_PIECE.splitlines(), question) == {1}
+    assert value_named_rows([OTHER_ROW], question) == set()
+    assert row_whens([LATER_PIECE, OTHER_ROW]) == {0: (7, 2012), 1: (8, 2012)}
+
+
+def test_the_piece_of_a_named_row_holding_the_asked_column_is_found() -> None:
+    question = "What long-term interest rate is listed for Ireland for July 2012?"
+    lacking = lacked_names(FIRST_PIECE, question)
+    assert lacking == ["Ireland"]
+    assert lacked_names(LATER_PIECE, question) == []  # it holds the name asked about
+    assert lacked_names(OTHER_ROW, question) == []  # the question names no row of it
+    assert piece_holding([OTHER_ROW, LATER_PIECE], lacking, question) == 1
+    assert piece_holding([OTHER_ROW], lacking, question) is None

@@ -7,8 +7,9 @@ from pathlib import Path
 import numpy as np
 
 from core.filters import Filters
-from core.keywords.base import query_terms
+from core.keywords.base import query_terms, searched_words
 from core.keywords.sqlite_fts import _match
+from core.text import month_forms
 from core.vectorstores.faiss_store import FaissStore
 
 
@@ -58,3 +59,17 @@ def test_an_index_saved_without_metadata_drops_its_ids_for_the_repair(tmp_path: 
     store.meta_path.unlink()  # a file from before filters lived in the store
     reopened = FaissStore(path, 8)
     assert reopened.ids() == set()  # KnowledgeBase.repair re-adds them with their metadata
+
+
+def test_a_month_is_searched_as_documents_write_it() -> None:
+    """ "July 2012" finds a table's "JUL-2012" row (held-out dev h908), and "Jul" finds "July"."""
+    assert searched_words(query_terms("Ireland rate for July 2012").words) == (
+        "ireland",
+        "rate",
+        "july",
+        "2012",
+        "jul",
+    )
+    assert searched_words(("sept", "jul", "july")) == ("sept", "jul", "july", "september", "sep")
+    assert searched_words(("may", "march")) == ("may", "march", "mar")  # "may" is a verb too
+    assert month_forms("ireland") == ()

@@ -5,7 +5,9 @@ Public: ``Retriever`` (hybrid dense + keyword search fused by ``reciprocal_rank_
 (``second_hop``, ``bridge_names``; an arithmetic question's two sides, ``side_hop``); passage
 fitting (``fit_passages``, ``GAP``: the mark of sentences left out, ``merge_identical``,
 ``narrow_row``, ``focus_rows``, ``rows_numbered``, the days and months a question asks for and
-a table cut to them (``asked_whens``, ``keep_asked_dates``), ``under_label``,
+a table cut to them (``asked_whens``, ``keep_asked_dates``, ``row_whens``), the rows a question
+names (``value_named_rows``) and the piece of a wide row holding the column it asks for
+(``lacked_names``, ``piece_holding``), ``under_label``,
 ``split_sentences``, ``is_tabular``, the shape of value a question asks for (``asked_shapes``,
 ``holds_shape``), ``lexical_scores``,
 ``SentenceVectors``); a recording's turn with the turns around it (``with_exchanges``,
@@ -59,7 +61,13 @@ from service.answering.retrieval._retriever import (
     Retriever,
     reciprocal_rank_fusion,
 )
-from service.answering.retrieval._rows import asked_whens
+from service.answering.retrieval._rows import (
+    asked_whens,
+    lacked_names,
+    piece_holding,
+    row_whens,
+    value_named_rows,
+)
 from service.answering.retrieval._sentences import GAP, split_sentences
 from service.answering.retrieval._shapes import asked_shapes, holds_shape
 from service.answering.retrieval._speakers import asked_speaker, check_speakers
@@ -91,19 +99,23 @@ __all__ = [
     "joined_words",
     "keep_asked_dates",
     "kinds_named",
+    "lacked_names",
     "lexical_scores",
     "merge_identical",
     "narrow_row",
     "overflow",
     "people_named",
+    "piece_holding",
     "prompt_tokens",
     "proper_words",
     "reciprocal_rank_fusion",
+    "row_whens",
     "rows_numbered",
     "second_hop",
     "side_hop",
     "split_sentences",
     "titles_named",
     "under_label",
+    "value_named_rows",
     "with_exchanges",
 ]

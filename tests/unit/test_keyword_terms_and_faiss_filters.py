@@ -8,6 +8,7 @@ import numpy as np
 
 from core.filters import Filters
 from core.keywords.base import query_terms, searched_words
+from core.keywords.postgres_fts import idf
 from core.keywords.sqlite_fts import _match
 from core.text import month_forms
 from core.vectorstores.faiss_store import FaissStore
@@ -73,3 +74,11 @@ def test_a_month_is_searched_as_documents_write_it() -> None:
     assert searched_words(("sept", "jul", "july")) == ("sept", "jul", "july", "september", "sep")
     assert searched_words(("may", "march")) == ("may", "march", "mar")  # "may" is a verb too
     assert month_forms("ireland") == ()
+
+
+def test_postgres_idf_weighs_a_rare_word_above_a_common_one() -> None:
+    """BM25's idf: "ISIN" in 1 of 40 chunks outweighs "Microsoft" in 30 of them; always > 0,
+    also for a word in every chunk or counted past a stale total."""
+    assert idf(40, 1) > 3 * idf(40, 30)
+    assert 0 < idf(40, 40) < idf(40, 39)
+    assert idf(10, 25) == idf(25, 25) > 0

@@ -214,8 +214,9 @@ class Retriever:
         # question points at is kept however low its cosine (OCR of a page in six languages
         # scored 0.115 against "what percentage of e-mail is spam", 0.23 under the e-mail that
         # set the margin): the first of the dense search inside the kind, and the one holding
-        # most of the question's words by ``lexical_scores`` (computed here: Postgres
-        # ``ts_rank`` has no IDF and ranked another scan first where SQLite's BM25 did not).
+        # most of the question's words by ``lexical_scores`` (computed here, the same on every
+        # backend: Postgres ``ts_rank``, before its words were weighted by idf, ranked another
+        # scan first where SQLite's BM25 did not).
         kind_best = self._kind_best(question, own) if mine and not named.document_ids else set()
         fused = [cid for cid, _ in reciprocal_rank_fusion(rankings)][: max(k, pool)]
         if not fused:
@@ -320,7 +321,7 @@ class Retriever:
         """Of the keyword search's first chunk ``ids``: the first, when it is a table with a row
         ``question`` names by a value (``names_a_row``), and the first holding every word of a
         question of at least ``MIN_WORDS_HELD`` (stemmed; stop and question words aside: found
-        among the first few, as Postgres ``ts_rank``, without IDF, ranks otherwise than BM25) that
+        among the first few, as Postgres's idf-weighted ``ts_rank`` ranks otherwise than BM25) that
         names no one (``names_in`` empty), and the first holding every phrase the question
         quotes (``titles_named``); their texts taken from ``scored`` (already read) where they
         are."""

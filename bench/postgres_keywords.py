@@ -32,16 +32,15 @@ from bench.scale import CHUNKS_PER_DOC, SENTENCES_PER_CHUNK, sentences
 NEEDLE_DOC = 10_000_000  # first document id of the needles (after any built document)
 
 
-def build(db: Any, size: int, seed: int = 7) -> dict[str, int]:
-    """``size`` recombined chunks and the squad_dev paragraphs (one document each), ids from 1;
-    returns {paragraph id: its chunk id}."""
+def build(db: Any, size: int, beir: Any, seed: int = 7) -> dict[str, int]:
+    """``size`` recombined chunks and the paragraphs of squad_dev (``beir``; one document
+    each), ids from 1; returns {paragraph id: its chunk id}."""
     from sqlalchemy import insert
 
     from core.db.models import Chunk, Document
 
     rng = random.Random(seed)
     pool = sentences()
-    beir = load_beir(SHARED / "retrieval" / "squad_dev")
     docs: list[dict[str, Any]] = []
     chunks: list[dict[str, Any]] = []
     for cid in range(1, size + 1):
@@ -113,15 +112,15 @@ def measure(url: str, size: int, n_questions: int) -> dict[str, float]:
 
     db = Database(url)
     db.migrate()
+    beir = load_beir(SHARED / "retrieval" / "squad_dev")
     started = time.perf_counter()
-    needles = build(db, size)
+    needles = build(db, size, beir)
     built = time.perf_counter() - started
     with db.session() as s:
         from sqlalchemy import text
 
         s.execute(text("ANALYZE chunks"))
     index = PostgresKeywordIndex(db, 30_000)
-    beir = load_beir(SHARED / "retrieval" / "squad_dev")
     ids = list(beir.queries)
     ids = ids[:: max(1, len(ids) // n_questions)][:n_questions]
     times: dict[str, list[float]] = {"plain": [], "idf": []}

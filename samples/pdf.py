@@ -24,23 +24,31 @@ def _content(page: str | list[Line] | bytes) -> bytes:
     return "\n".join(lines).encode()
 
 
-def write_pdf(path: Path, pages: list[str | list[Line] | bytes]) -> None:
+def write_pdf(
+    path: Path, pages: list[str | list[Line] | bytes], forms: dict[str, bytes] | None = None
+) -> None:
     """Write a PDF whose page i shows ``pages[i]``: one line of text, styled lines, or a raw
-    content stream (``bytes``) drawn with the font ``/F1`` (Helvetica)."""
+    content stream (``bytes``) drawn with the font ``/F1`` (Helvetica); ``forms``: form
+    XObjects (name without the slash -> content stream, the page's size) every page can draw
+    with ``/name Do``."""
     objects: list[bytes] = []
     n = len(pages)
     kids = " ".join(f"{3 + 2 * i} 0 R" for i in range(n))
     objects.append(b"<< /Type /Catalog /Pages 2 0 R >>")
     objects.append(f"<< /Type /Pages /Kids [{kids}] /Count {n} >>".encode())
     font_id = 3 + 2 * n
+    named = " ".join(f"/{name} {font_id + 1 + k} 0 R" for k, name in enumerate(forms or {}))
     for i, text in enumerate(pages):
         stream = _content(text)
         objects.append(
             f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {4 + 2 * i} 0 R "
-            f"/Resources << /Font << /F1 {font_id} 0 R >> >> >>".encode()
+            f"/Resources << /Font << /F1 {font_id} 0 R >> /XObject << {named} >> >> >>".encode()
         )
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
     objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    for form in (forms or {}).values():
+        head = b"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Length %d >>" % len(form)
+        objects.append(head + b"\nstream\n" + form + b"\nendstream")
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for number, body in enumerate(objects, start=1):

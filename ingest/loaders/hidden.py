@@ -43,8 +43,49 @@ def drop_hidden_html(root: Any) -> int:
     return removed
 
 
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+#: Fills that are paper: no shading, white, or the default.
+_PAPER = {"", "AUTO", "FFFFFF", "NONE", "WHITE"}
+#: Where a run's background is written, innermost first: the run's shading and highlight, its
+#: paragraph's shading, its cell's, its table's (``w:tblPr``), the document's background.
+_SHADING_PATHS = {
+    f"{_W}r": (f"{_W}rPr/{_W}shd", f"{_W}rPr/{_W}highlight"),
+    f"{_W}p": (f"{_W}pPr/{_W}shd",),
+    f"{_W}tc": (f"{_W}tcPr/{_W}shd",),
+    f"{_W}tbl": (f"{_W}tblPr/{_W}shd",),
+    f"{_W}document": (f"{_W}background",),
+}
+
+
+def _on_colour(element: Any) -> bool:
+    """True when the innermost background written around a WordprocessingML element (a run's
+    ``w:r``) is a colour other than white: white text on a shaded cell or paragraph (a table's
+    header row, a banner) is what a reader sees. Table styles' shading is not read."""
+    for node in (element, *element.iterancestors()):
+        for path in _SHADING_PATHS.get(node.tag, ()):
+            for found in node.findall(path):
+                fill = _fill(found)
+                if fill is not None:
+                    return fill.strip().upper() not in _PAPER
+    return False
+
+
+def _fill(element: Any) -> str | None:
+    """The colour a shading (``w:shd``: its fill, or its pattern colour when solid), highlight
+    (``w:val``) or background (``w:color``) paints; None when it names none."""
+    val = element.get(f"{_W}val")
+    if element.tag == f"{_W}highlight":
+        name = val
+    elif element.tag == f"{_W}shd" and val != "solid":
+        name = element.get(f"{_W}fill")
+    else:
+        name = element.get(f"{_W}color")
+    return None if name is None else str(name)
+
+
 def run_hidden(run: Any) -> bool:
-    """True for a python-docx run a reader cannot see: vanish, white colour, <= 2 pt."""
+    """True for a python-docx run a reader cannot see: vanish, <= 2 pt, white colour unless on
+    a coloured background (the run's, its paragraph's, cell's or table's shading, the page's)."""
     font = run.font
     if font.hidden:
         return True
@@ -54,7 +95,7 @@ def run_hidden(run: Any) -> bool:
         rgb = font.color.rgb if font.color is not None and font.color.type is not None else None
     except (AttributeError, ValueError):
         rgb = None
-    return rgb is not None and str(rgb).upper() == "FFFFFF"
+    return rgb is not None and str(rgb).upper() == "FFFFFF" and not _on_colour(run._r)
 
 
 def record_hidden(sections: list[Section], hidden_chars: int) -> list[Section]:

@@ -12,6 +12,12 @@ text (``Tm``) and current (``cm``) matrices the size on the page. A text-showing
 move), and the page's extraction is then run on what remains. Text inside form XObjects and
 colours set through ``gs`` or patterns are not judged.
 
+White text is hidden only on white: text drawn in white where the page last painted a filled
+area of another colour or an image (a caption on a coloured band, a heading over a photo) is
+what a reader sees, and is kept. The painted areas are the bounding boxes of filled paths and of
+image XObjects in page space (``cm``), the text's place its origin (``Tm``, ``Td``, ``TD``,
+``T*``, ``TL``) through the same matrix; shadings and clipping are not judged.
+
 Invisible text (render mode 3) on a page that draws an image is kept: that is how OCR tools
 (OCRmyPDF, Acrobat) lay a searchable text layer over a scanned page.
 """
@@ -44,13 +50,67 @@ def _nums(operands: list[Any]) -> list[float] | None:
 
 
 def _mul(a: list[float], b: list[float]) -> list[float]:
-    """Product of two 2x2 matrices given as [a, b, c, d] (row vectors, as PDF writes them)."""
-    return [
+    """Product of two affine matrices given as [a, b, c, d, e, f] (row vectors, as PDF writes
+    them: ``a`` applied first), or of their 2x2 parts when given as [a, b, c, d]."""
+    product = [
         a[0] * b[0] + a[1] * b[2],
         a[0] * b[1] + a[1] * b[3],
         a[2] * b[0] + a[3] * b[2],
         a[2] * b[1] + a[3] * b[3],
     ]
+    if len(a) == len(b) == 6:
+        product += [a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5]]
+    return product
+
+
+def _apply(m: list[float], x: float, y: float) -> tuple[float, float]:
+    """The point (x, y) through the affine matrix ``m`` ([a, b, c, d, e, f])."""
+    return m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]
+
+
+_IDENTITY = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0]
+_FILLS = {b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*"}
+_PATH_ENDS = _FILLS | {b"n", b"S", b"s"}
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in page space
+
+
+class _Backdrop:
+    """What the page painted so far, as boxes with whether each is white (latest last): the
+    colour behind a point is the last box holding it, white (paper) when none does."""
+
+    def __init__(self) -> None:
+        self.painted: list[tuple[Box, bool]] = []
+        self._path: list[tuple[float, float]] = []
+
+    def point(self, m: list[float], x: float, y: float) -> None:
+        """A path point (``m``, ``l``, ``c``, a rectangle's corner) in user space."""
+        self._path.append(_apply(m, x, y))
+
+    def rectangle(self, m: list[float], x: float, y: float, w: float, h: float) -> None:
+        for px, py in ((x, y), (x + w, y), (x, y + h), (x + w, y + h)):
+            self.point(m, px, py)
+
+    def end_path(self, white: bool | None) -> None:
+        """The path is painted (filled with a white colour or not; None: not filled)."""
+        if self._path and white is not None:
+            self.painted.append((_box(self._path), white))
+        self._path = []
+
+    def image(self, m: list[float]) -> None:
+        corners = [_apply(m, x, y) for x, y in ((0, 0), (1, 0), (0, 1), (1, 1))]
+        self.painted.append((_box(corners), False))
+
+    def dark_at(self, x: float, y: float) -> bool:
+        """True when the last area painted under (x, y) is not white."""
+        for (x0, y0, x1, y1), white in reversed(self.painted):
+            if x0 <= x <= x1 and y0 <= y <= y1:
+                return not white
+        return False
+
+
+def _box(points: list[tuple[float, float]]) -> Box:
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 class _State:
@@ -59,8 +119,10 @@ class _State:
         self.stroke: list[float] = [0.0]
         self.mode = 0
         self.size = 12.0
-        self.cm = [1.0, 0.0, 0.0, 1.0]
-        self.tm = [1.0, 0.0, 0.0, 1.0]
+        self.cm = list(_IDENTITY)
+        self.tm = list(_IDENTITY)
+        self.tlm = list(_IDENTITY)  # the text line matrix (``Td`` moves from it)
+        self.leading = 0.0
         self.type3 = False
         #: the fill/stroke colour space is gray, RGB or CMYK (a Separation tint of 1 is ink)
         self.fill_device = True
@@ -73,15 +135,18 @@ class _State:
         )
         return new
 
-    def hidden(self, scan: bool) -> bool:
+    def hidden(self, scan: bool, backdrop: _Backdrop) -> bool:
         if self.mode == 7 or (self.mode == 3 and not scan):
             return True
         fill, stroke = _white(self.fill), _white(self.stroke)
-        if (self.mode in (0, 4) and fill) or (self.mode in (1, 5) and stroke):
+        white = (
+            (self.mode in (0, 4) and fill)
+            or (self.mode in (1, 5) and stroke)
+            or (self.mode in (2, 6) and fill and stroke)
+        )
+        if white and not backdrop.dark_at(*_apply(self.cm, self.tm[4], self.tm[5])):
             return True
-        if self.mode in (2, 6) and fill and stroke:
-            return True
-        m = _mul(self.tm, self.cm)
+        m = _mul(self.tm[:4], self.cm[:4])
         points = abs(self.size) * math.sqrt(abs(m[0] * m[3] - m[1] * m[2]))
         return not self.type3 and 0 < points <= TINY_PT
 
@@ -89,12 +154,12 @@ class _State:
 _DEVICE = {"/DeviceGray", "/DeviceRGB", "/DeviceCMYK", "/CalGray", "/CalRGB", "/G", "/RGB"}
 
 
-def _device_spaces(page: Any) -> set[str]:
+def _device_spaces(resources: Any) -> set[str]:
     """Colour space names whose components are gray, RGB or CMYK levels: the device spaces
-    and the page's ``/ICCBased`` and calibrated resources."""
+    and the ``/ICCBased`` and calibrated ones of ``resources`` (a page's or a form's)."""
     names = set(_DEVICE) | {"/CMYK"}
     try:
-        for key, value in (page["/Resources"].get("/ColorSpace") or {}).items():
+        for key, value in (resources.get("/ColorSpace") or {}).items():
             space = value.get_object()
             kind = str(space[0].get_object() if isinstance(space, list) else space)
             if kind in (*_DEVICE, "/ICCBased", "/DeviceCMYK"):
@@ -112,16 +177,126 @@ def _type3_fonts(page: Any) -> set[str]:
         return set()
 
 
-def _draws_image(page: Any, operations: list[tuple[list[Any], bytes]]) -> bool:
+def _xobjects(resources: Any) -> dict[str, Any]:
+    """The XObjects of ``resources`` by name ("/Im0"), resolved."""
     try:
-        xobjects = page["/Resources"].get("/XObject") or {}
-        images = {str(k) for k, v in xobjects.items() if v.get_object().get("/Subtype") == "/Image"}
+        return {str(k): v.get_object() for k, v in (resources.get("/XObject") or {}).items()}
     except (KeyError, AttributeError, TypeError):
-        images = set()
-    return any(
-        op == b"INLINE IMAGE" or (op == b"Do" and operands and str(operands[0]) in images)
-        for operands, op in operations
-    )
+        return {}
+
+
+def _move_text(state: _State, tx: float, ty: float) -> None:
+    state.tlm = _mul([1.0, 0.0, 0.0, 1.0, tx, ty], state.tlm)
+    state.tm = list(state.tlm)
+
+
+#: How deep form XObjects drawing inside form XObjects are followed for what they paint.
+MAX_FORM_DEPTH = 3
+
+
+class _Painter:
+    """Follows the graphics state and what a content stream paints (``backdrop``): colours,
+    ``cm``, ``q``/``Q``, paths and their fills, images, and form XObjects' own paintings (their
+    text is not judged), with the colour spaces and XObjects of its ``resources``."""
+
+    def __init__(self, pdf: Any, resources: Any, backdrop: _Backdrop, depth: int = 0) -> None:
+        self.pdf = pdf
+        self.resources = resources
+        self.backdrop = backdrop
+        self.depth = depth
+        self.colour_spaces = _device_spaces(resources)
+        self.xobjects = _xobjects(resources)
+        self.stack: list[_State] = []
+
+    def draws_image(self, operations: list[tuple[list[Any], bytes]]) -> bool:
+        return any(
+            op == b"INLINE IMAGE" or (op == b"Do" and operands and self._kind(operands) == "/Image")
+            for operands, op in operations
+        )
+
+    def _kind(self, operands: list[Any]) -> str:
+        xobject = self.xobjects.get(str(operands[0]))
+        return str(xobject.get("/Subtype")) if xobject is not None else ""
+
+    def apply(self, state: _State, operands: list[Any], op: bytes) -> _State:
+        """``state`` after the operation (a new one after ``Q``)."""
+        nums = _nums(operands) if op not in (b"Tf", b"cs", b"CS", b"Do") else None
+        if op == b"q":
+            self.stack.append(state.copy())
+        elif op == b"Q" and self.stack:
+            return self.stack.pop()
+        elif op in (b"g", b"rg", b"k") and nums:
+            state.fill = nums
+        elif op in (b"G", b"RG", b"K") and nums:
+            state.stroke = nums
+        elif op in (b"sc", b"scn"):
+            state.fill = (nums or []) if state.fill_device else []
+        elif op in (b"SC", b"SCN"):
+            state.stroke = (nums or []) if state.stroke_device else []
+        elif op == b"cs" and operands:
+            state.fill_device = str(operands[0]) in self.colour_spaces
+        elif op == b"CS" and operands:
+            state.stroke_device = str(operands[0]) in self.colour_spaces
+        elif op == b"cm" and nums and len(nums) >= 6:
+            state.cm = _mul(nums[:6], state.cm)
+        elif op == b"INLINE IMAGE":
+            self.backdrop.image(state.cm)
+        elif op == b"Do" and operands:
+            self._draw(state, operands)
+        else:
+            _track(state, self.backdrop, op, nums)
+        return state
+
+    def _draw(self, state: _State, operands: list[Any]) -> None:
+        from pypdf.generic import ContentStream
+
+        xobject = self.xobjects.get(str(operands[0]))
+        if xobject is None:
+            return
+        if xobject.get("/Subtype") == "/Image":
+            self.backdrop.image(state.cm)
+            return
+        if xobject.get("/Subtype") != "/Form" or self.depth >= MAX_FORM_DEPTH:
+            return
+        try:
+            operations = ContentStream(xobject, self.pdf, "bytes").operations
+            matrix = _nums(list(xobject.get("/Matrix") or _IDENTITY)) or _IDENTITY
+        except Exception:  # an unreadable form: what it paints is not known
+            return
+        inner = _Painter(
+            self.pdf, xobject.get("/Resources") or self.resources, self.backdrop, self.depth + 1
+        )
+        drawn = state.copy()
+        drawn.cm = _mul(matrix[:6], state.cm)
+        for form_operands, op in operations:
+            if op not in _SHOW:
+                drawn = inner.apply(drawn, form_operands, op)
+
+
+def _track(state: _State, backdrop: _Backdrop, op: bytes, nums: list[float] | None) -> None:
+    """Follow the text place (``Tm``, ``Td``, ``TD``, ``T*``, ``TL``) and what the page paints
+    (paths' fills) for ``backdrop``."""
+    if op == b"BT":
+        state.tm, state.tlm = list(_IDENTITY), list(_IDENTITY)
+    elif op == b"Tm" and nums and len(nums) >= 6:
+        state.tm, state.tlm = nums[:6], nums[:6]
+    elif op in (b"Td", b"TD") and nums and len(nums) >= 2:
+        if op == b"TD":
+            state.leading = -nums[1]
+        _move_text(state, nums[0], nums[1])
+    elif op == b"TL" and nums:
+        state.leading = nums[0]
+    elif op == b"T*":
+        _move_text(state, 0.0, -state.leading)
+    elif op == b"re" and nums and len(nums) >= 4:
+        backdrop.rectangle(state.cm, *nums[:4])
+    elif op in (b"m", b"l") and nums and len(nums) >= 2:
+        backdrop.point(state.cm, nums[0], nums[1])
+    elif op in (b"c", b"v", b"y") and nums and len(nums) >= 4:
+        for k in range(0, len(nums) - 1, 2):
+            backdrop.point(state.cm, nums[k], nums[k + 1])
+    elif op in _PATH_ENDS:
+        backdrop.end_path(_white(state.fill) if op in _FILLS else None)
 
 
 def visible_operations(page: Any) -> list[tuple[list[Any], bytes]] | None:
@@ -132,50 +307,32 @@ def visible_operations(page: Any) -> list[tuple[list[Any], bytes]] | None:
     try:
         content = ContentStream(page.get_contents(), page.pdf, "bytes")
         operations = list(content.operations)
+        resources = page.get("/Resources") or {}
     except Exception:  # unreadable content: pypdf's own extraction decides
         return None
     type3 = _type3_fonts(page)
-    scan = _draws_image(page, operations)
-    state, stack = _State(), []
+    painter = _Painter(page.pdf, resources, _Backdrop())
+    scan = painter.draws_image(operations)
+    state = _State()
     kept: list[tuple[list[Any], bytes]] = []
     dropped = 0
-    colour_spaces = _device_spaces(page)
     for operands, op in operations:
-        if op in _SHOW and state.hidden(scan):
+        if op in (b"'", b'"'):  # a next line first, then the text
+            _move_text(state, 0.0, -state.leading)
+        if op in _SHOW and state.hidden(scan, painter.backdrop):
             dropped += 1
             if op in (b"'", b'"'):
                 kept.append(([], b"T*"))
             continue
         kept.append((operands, op))
-        nums = _nums(operands) if op not in (b"Tf", b"cs", b"CS") else None
-        if op == b"q":
-            stack.append(state.copy())
-        elif op == b"Q" and stack:
-            state = stack.pop()
-        elif op in (b"g", b"rg", b"k") and nums:
-            state.fill = nums
-        elif op in (b"G", b"RG", b"K") and nums:
-            state.stroke = nums
-        elif op in (b"sc", b"scn"):
-            state.fill = (nums or []) if state.fill_device else []
-        elif op in (b"SC", b"SCN"):
-            state.stroke = (nums or []) if state.stroke_device else []
-        elif op == b"cs" and operands:
-            state.fill_device = str(operands[0]) in colour_spaces
-        elif op == b"CS" and operands:
-            state.stroke_device = str(operands[0]) in colour_spaces
-        elif op == b"Tr" and nums:
+        if op == b"Tr" and (nums := _nums(operands)):
             state.mode = int(nums[0])
         elif op == b"Tf" and len(operands) >= 2:
             with contextlib.suppress(TypeError, ValueError):
                 state.size = float(operands[1])
             state.type3 = str(operands[0]) in type3
-        elif op == b"BT":
-            state.tm = [1.0, 0.0, 0.0, 1.0]
-        elif op == b"Tm" and nums and len(nums) >= 4:
-            state.tm = nums[:4]
-        elif op == b"cm" and nums and len(nums) >= 4:
-            state.cm = _mul(nums[:4], state.cm)
+        elif op not in _SHOW:
+            state = painter.apply(state, operands, op)
     return kept if dropped else None
 
 

@@ -31,14 +31,16 @@ def chunks_of(s: Session, document_id: int) -> list[Chunk]:
     return list(s.scalars(query))
 
 
-def first_chunks(s: Session) -> dict[int, tuple[str, dict[str, Any]]]:
-    """Each document's first chunk: document id -> (its text, its provenance). What a
-    document's head says of it (an e-mail's sender and date, a memo's FROM and date line)."""
-    first = (
-        select(Chunk.document_id, func.min(Chunk.ordinal).label("ordinal"))
-        .group_by(Chunk.document_id)
-        .subquery()
-    )
+def first_chunks(
+    s: Session, document_ids: list[int] | None = None
+) -> dict[int, tuple[str, dict[str, Any]]]:
+    """Each document's first chunk (of ``document_ids`` only, when given): document id ->
+    (its text, its provenance). What a document's head says of it (an e-mail's sender and date,
+    a memo's FROM and date line, a filing's cover: "FORM 10-K")."""
+    first_of = select(Chunk.document_id, func.min(Chunk.ordinal).label("ordinal"))
+    if document_ids is not None:
+        first_of = first_of.where(Chunk.document_id.in_(document_ids))
+    first = first_of.group_by(Chunk.document_id).subquery()
     rows = s.execute(
         select(Chunk.document_id, Chunk.text, Chunk.provenance).join(
             first,

@@ -34,7 +34,8 @@ Public:
   texts share ``content_stems``;
 - names and numbers a text states and whether another holds them: ``fold``, ``repair``
   (mojibake: "1991â€“92"), ``claims``, ``names_in``, ``holds_all``, ``present``, a name one
-  letter off ``present_misspelt``, ``asked_numbers``, e-mail and web addresses ``ADDRESS``.
+  letter off ``present_misspelt``, ``asked_numbers`` and the codes around them (``asked_codes``,
+  ``holds_code``), e-mail and web addresses ``ADDRESS``.
 
 The modules behind them (``_decline``, ``_citations``, ``_sentences``, ``_numbers``,
 ``_words``, ``_claims``, ``_spelling``, ``_script``) are private.
@@ -54,10 +55,12 @@ from core.text._citations import (
 from core.text._claims import (
     ADDRESS,
     WORD,
+    asked_codes,
     asked_numbers,
     claims,
     fold,
     holds_all,
+    holds_code,
     holds_figure,
     names_in,
     present,
@@ -168,6 +171,7 @@ __all__ = [
     "YEAR",
     "YEAR_RANGE",
     "american",
+    "asked_codes",
     "asked_months",
     "asked_numbers",
     "cell_amount",
@@ -178,6 +182,7 @@ __all__ = [
     "fold",
     "grouped_citations",
     "holds_all",
+    "holds_code",
     "holds_figure",
     "holds_month",
     "latin_share",

@@ -199,3 +199,30 @@ def asked_numbers(question: str) -> list[str]:
     paragraph."""
     text = repair(CITATION.sub(" ", question))
     return [n for _, n in _numbers(text, MULTI_DIGIT_NUMBER)]
+
+
+#: A number joined by a hyphen to capitals on one side: a code ("W-09", "10-K", "COVID-19");
+#: not a measure ("18-inch", "5-year").
+_CODE = re.compile(r"(?<![\w-])(?:[A-Z][A-Za-z]*-\d+|\d+-[A-Z][A-Za-z]*)(?![\w-])")
+
+
+def asked_codes(question: str) -> dict[str, str]:
+    """The codes a question writes around its asked numbers (``asked_numbers``), number ->
+    code: "10" -> "10-K" of "Form 10-K", "09" -> "W-09" of "sample W-09". A passage or a
+    document's head holding the number alone does not hold the code ("10-Q" is not "10-K")."""
+    text = repair(CITATION.sub(" ", question))
+    numbers = set(asked_numbers(question))
+    codes: dict[str, str] = {}
+    for match in _CODE.finditer(text):
+        number = next((p for p in match.group().split("-") if p.isdigit()), "")
+        if number in numbers:
+            codes.setdefault(number, match.group())
+    return codes
+
+
+def holds_code(code: str, haystack: str) -> bool:
+    """True when the folded ``haystack`` writes ``code`` ("10-K") with a hyphen, a space or
+    nothing between its parts ("10-k", "10 k", "10k")."""
+    left, _, right = fold(code).partition("-")
+    pattern = rf"(?<![\w]){re.escape(left)}[-\s]?{re.escape(right)}(?![\w])"
+    return re.search(pattern, haystack) is not None

@@ -16,7 +16,7 @@ from core import catalogue
 from core.embedder import Embedder
 from core.knowledge import KnowledgeBase
 from ingest.pipeline import IngestPipeline
-from service.answering.retrieval import Retriever, fit_passages
+from service.answering.retrieval import Retriever, fit_passages, with_heads
 from service.state import Hearth
 from tests.integration.conftest import cited_names, hearth_on_library
 
@@ -316,3 +316,34 @@ def test_a_file_named_by_one_kind_word_gives_way_to_a_document_reading_more_like
     assert passages and Path(passages[0].path).name == first, passages
     assert passages[0].named is named, passages
     assert all(not p.named for p in passages if Path(p.path).name != "receipt.md"), passages
+
+
+def test_a_passage_carries_its_documents_head_and_the_review_reads_it(
+    kb: KnowledgeBase, embedder: Embedder, tmp_path: Path
+) -> None:
+    """Held-out dev h810: "According to Lyft's 2021 annual report on Form 10-K, how many
+    Active Riders ...?" was declined ("No passage mentions 10"): the table's page lacks the
+    form's name, which the filing's cover (its first chunk) holds. ``with_heads`` gives each
+    passage its document's first chunk; the review reads it as naming the document."""
+    from service.answering.grounding import review
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    cover = "UNITED STATES SECURITIES AND EXCHANGE COMMISSION\n\nFORM 10-K\n\nAnnual report."
+    riders = " ".join(["Operating metrics are discussed below."] * 60)
+    (docs / "filing.md").write_text(
+        f"# Cover\n\n{cover}\n\n# Metrics\n\n{riders}\n\n"
+        "Active Riders in the three months ended December 31, 2021 were 18,728 thousand.\n"
+    )
+    IngestPipeline(kb, embedder).ingest_paths([docs])
+    retriever = Retriever(kb, embedder)
+    question = "According to the 2021 annual report on Form 10-K, how many Active Riders?"
+    found = [p for p in retriever.retrieve(question) if "18,728" in p.text]
+    assert found and "10-K" not in found[0].text  # the answer's chunk lacks the form's name
+    headed = with_heads(kb.db, found)
+    assert "FORM 10-K" in headed[0].head and headed[0].text == found[0].text
+    reply = "There were 18,728 thousand Active Riders [1]."
+    text, verdict = review(reply, headed[:1], question, "", "passages")
+    assert verdict.unmentioned == [] and text.startswith("There were 18,728"), text
+    _, bare = review(reply, found[:1], question, "", "passages")
+    assert bare.unmentioned == ["10-K"]  # without the head, as before

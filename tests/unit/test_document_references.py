@@ -70,3 +70,34 @@ def test_a_camel_cased_file_name_is_named_by_its_words() -> None:
     assert joined_words("/music/CantinaBand3.wav") == cantina
     assert joined_words("/docs/word_tables.docx") == {}  # no joined words: pieces as they are
     assert joined_words("/docs/2305.03393v1-pg9.pdf") == {}  # letters and figures, no two words
+
+
+COVER = (
+    "UNITED STATES SECURITIES AND EXCHANGE COMMISSION\nWashington, D.C. 20549\nFORM 10-K\n"
+    "ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d)\nLyft, Inc."
+)
+RIDERS = {1: "Three Months Ended December 31 | 2021: 18,728 | 2020: 12,552 | Active Riders"}
+
+
+def test_a_name_the_documents_head_holds_names_that_document() -> None:
+    """Held-out dev h810: "Lyft's 2021 annual report on Form 10-K" was declined for "10",
+    which the table's page lacks and the filing's cover holds."""
+    question = "According to Lyft's 2021 annual report on Form 10-K, how many Active Riders?"
+    reply = "Lyft had 18,728 thousand Active Riders [1]."
+    labels = {1: "lyft_2021.pdf, page 57"}
+    assert check(reply, RIDERS, question=question, labels=labels).unmentioned == ["10-K"]
+    verdict = check(reply, RIDERS, question=question, labels=labels, heads={1: COVER})
+    assert verdict.unmentioned == []
+    # a code no passage and no head holds still declines
+    trap = "According to Lyft's annual report on Form 10-Q, how many Active Riders?"
+    verdict = check(reply, RIDERS, question=trap, labels=labels, heads={1: COVER})
+    assert verdict.unmentioned == ["10-Q"]
+
+
+def test_a_code_is_a_number_joined_to_capitals_not_a_measure() -> None:
+    from core.text import asked_codes, holds_code
+
+    question = "Is the 18-inch panel in Form 10-K's sample W-09 or in the 5-year COVID-19 plan?"
+    assert asked_codes(question) == {"10": "10-K", "09": "W-09", "19": "COVID-19"}
+    assert holds_code("10-K", "annual report on form 10-k") and holds_code("10-K", "form 10k")
+    assert not holds_code("10-K", "form 10-q") and not holds_code("W-09", "w-091")

@@ -23,6 +23,7 @@ from core.text import (
     SENTENCE_GAP,
     STOP_WORDS,
     WORD,
+    asked_codes,
     asked_months,
     asked_numbers,
     cited_numbers,
@@ -32,6 +33,7 @@ from core.text import (
     fold,
     grouped_citations,
     holds_all,
+    holds_code,
     holds_figure,
     holds_month,
     latin_share,
@@ -377,6 +379,7 @@ def check(
     whole: Mapping[int, str] | None = None,
     titles: Mapping[int, str] | None = None,
     authors: Mapping[int, str] | None = None,
+    heads: Mapping[int, str] | None = None,
 ) -> Grounding:
     """Judge ``answer`` against the retrieved passages (number -> text); with the prompt's
     ``system`` text, an answer echoing its worked examples is marked ``echoed_example``;
@@ -388,8 +391,9 @@ def check(
     the passages or their ``whole`` chunks, for passages cut to the token budget, or their
     ``labels``: a file named for its month, or their documents' ``titles``, number -> title:
     "Microsoft Corporation" for a row of its financial table, or their documents' ``authors``,
-    number -> folded name words: a question naming a paper by its authors; those names the
-    question says need no passage either), is ``unmentioned``; names the
+    number -> folded name words: a question naming a paper by its authors, or their documents'
+    ``heads``, number -> the first chunk's text: "FORM 10-K" on a filing's cover; those names
+    the question says need no passage either), is ``unmentioned``; names the
     answer ties to a name of the question that no passage ties to it are ``unlinked``;
     numbers the cited passages (their whole chunks, number -> text, where given: a cut
     passage's sentences run together), or for a number they lack the passages holding it, give
@@ -432,7 +436,14 @@ def check(
     # A passage's label (its file's name: "nics-background-checks-2015-11.pdf") and its
     # document's title ("Microsoft Corporation") hold for all of its text: the rows of November
     # 2015's table need not repeat the month, nor Microsoft's financial table the company.
-    owners = [*(labels or {}).values(), *(titles or {}).values(), *(authors or {}).values()]
+    # So does its head, the document's first chunk: a filing's cover ("FORM 10-K"), a letter's
+    # heading (held-out dev h810: "Lyft's 2021 annual report on Form 10-K" asks for no "10").
+    owners = [
+        *(labels or {}).values(),
+        *(titles or {}).values(),
+        *(authors or {}).values(),
+        *(heads or {}).values(),
+    ]
     scoped = fold(" ".join([*passages.values(), *wholes.values(), *owners]))
     # A title's words stay names an answer is tied to ("DELPHIN" of a receipt: dev h318).
     named = references(claims(question), (labels or {}).values())  # "the Word document"
@@ -468,9 +479,12 @@ def check(
         and not present(c, scoped)
         and not present_misspelt(c, scoped)  # "Penitenciarul" of "Penetenciarul": dev h705
     ]
+    codes = asked_codes(question)  # "10" of "Form 10-K" is held as "10-K", not as "10-Q"
     for number in asked_numbers(question):  # "in 2027": no passage can answer for that year
-        if not present(number, scoped) and not any(number in n for n in named):
-            found.append(max((c for c in claims(question) if number in c), key=len, default=number))
+        held = holds_code(codes[number], scoped) if number in codes else present(number, scoped)
+        if not held and not any(number in n for n in named):
+            longest = max((c for c in claims(question) if number in c), key=len, default=number)
+            found.append(codes.get(number, longest))
     for written, month, year in asked_months(question):  # "in December 2015": November's table
         if not holds_month(scoped, month, year) and not any(written in n for n in named):
             found.append(written)

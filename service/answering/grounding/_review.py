@@ -88,6 +88,8 @@ def review(
     titles = {p.number: p.title for p in passages if p.title}
     # "How many clusters did Shinyama and Sekine obtain?" names the paper its page 6 is from
     authors = {p.number: p.owners for p in passages if p.owners}
+    # "According to Lyft's annual report on Form 10-K, ...": its cover names the document
+    heads = {p.number: p.head for p in passages if p.head}
 
     def judged(reply: str) -> Grounding:
         return check(
@@ -99,6 +101,7 @@ def review(
             whole=wholes,
             titles=titles,
             authors=authors,
+            heads=heads,
         )
 
     verdict = judged(text)

@@ -17,7 +17,7 @@ from service.answering.orchestration._service import (
     with_turns_around,
     without_runaway,
 )
-from service.answering.retrieval import Filters, fit_passages, merge_identical
+from service.answering.retrieval import Filters, fit_passages, merge_identical, with_heads
 from service.llm.base import SamplingParams
 from service.llm.queue import Abandoned
 
@@ -81,7 +81,7 @@ def replay(
     )
     if cfg.get("exchanges"):  # recorded since a turn is given the turns around it
         found = with_turns_around(service.retriever, rec.standalone_question, found, filters)
-    passages = found[: len(rec.retrieved)]
+    passages = with_heads(service.retriever.kb.db, found[: len(rec.retrieved)])
     prompt, messages = service.prompts.messages(
         rec.template_name, rec.template_version, rec.standalone_question, passages, rec.history
     )

@@ -39,6 +39,7 @@ from service.answering.retrieval import (
     second_hop,
     side_hop,
     with_exchanges,
+    with_heads,
 )
 from service.answering.schemas import AnswerFields
 from service.llm.base import ChatMessage, LLMRuntime, PromptStats, SamplingParams
@@ -444,6 +445,7 @@ class AnswerService:
             also=translated,
         )
         found = with_turns_around(self.retriever, standalone, found, filters)
+        found = with_heads(self.retriever.kb.db, found)  # the review reads their covers
         prompt, messages, passages, used_history = self.prompts.fit(
             llm, template, None, standalone, found, history, params.max_tokens
         )

@@ -9,7 +9,7 @@ a table cut to them (``asked_whens``, ``keep_asked_dates``, ``row_whens``), the 
 names (``value_named_rows``) and the piece of a wide row holding the column it asks for
 (``lacked_names``, ``piece_holding``), ``under_label``,
 ``split_sentences``, ``is_tabular``, the shape of value a question asks for (``asked_shapes``,
-``holds_shape``), ``lexical_scores``,
+``holds_shape``), ``lexical_scores``, the documents' first chunks (``with_heads``),
 ``SentenceVectors``); a recording's turn with the turns around it (``with_exchanges``,
 ``is_turn``); a filter by speaker checked (``check_speakers``) and the speaker a question asks about
 (``asked_speaker``); context fitting in
@@ -60,6 +60,7 @@ from service.answering.retrieval._retriever import (
     Passage,
     Retriever,
     reciprocal_rank_fusion,
+    with_heads,
 )
 from service.answering.retrieval._rows import (
     asked_whens,
@@ -118,4 +119,5 @@ __all__ = [
     "under_label",
     "value_named_rows",
     "with_exchanges",
+    "with_heads",
 ]

@@ -3,13 +3,14 @@ a filter by speaker reads those speakers' turns (``_speakers``)."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from core import catalogue
+from core.db import Database
 from core.embedder import Embedder
 from core.filters import Filters
 from core.keywords import open_keyword_index
@@ -66,6 +67,9 @@ class Passage:
     #: Its document's authors or senders, folded words (``DocumentNames.owners``; "" when its
     #: head names none): like the title, they hold for all of its text.
     owners: str = ""
+    #: Its document's first chunk (``Retriever.with_heads``; "" when not read): the cover or
+    #: head naming the document ("FORM 10-K", a letter's heading), which holds for all of it.
+    head: str = ""
 
     @property
     def label(self) -> str:
@@ -87,6 +91,7 @@ class Passage:
         data.pop("kept")
         data.pop("title")
         data.pop("owners")
+        data.pop("head")
         data["copies"] = [c.as_dict() for c in self.copies]
         return {**data, "name": Path(self.path).name, "label": self.label}
 
@@ -422,6 +427,19 @@ class Retriever:
             floor = max(low, max(c for _, _, c in scored) - margin)
             scored = [item for item in scored if item[2] >= floor or item[0].id in about]
         return _as_passages(scored, owners=self.documents.owners())
+
+
+def with_heads(db: Database, passages: list[Passage]) -> list[Passage]:
+    """``passages`` with their documents' first chunks from the catalogue ``db``
+    (``Passage.head``; one query for all of them), which the review reads as naming the whole
+    document."""
+    if not passages:
+        return passages
+    with db.session() as s:
+        heads = catalogue.first_chunks(s, sorted({p.document_id for p in passages}))
+    return [
+        replace(p, head=heads[p.document_id][0]) if p.document_id in heads else p for p in passages
+    ]
 
 
 def _read_past(scored: list[tuple[Any, Any, float]], weak: set[int]) -> set[int]:

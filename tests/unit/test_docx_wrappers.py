@@ -81,3 +81,23 @@ def test_wrapped_content_is_read_and_deleted_or_hidden_text_is_not(tmp_path: Pat
     assert "Spade" in text and "Count: 3" in text  # a table nested in a cell
     assert "Checked by Ruth Okonkwo." in text  # custom XML around a paragraph
     assert sections[0].provenance["heading"] == "Storage plan"
+
+
+def test_a_merged_title_row_across_the_table_names_no_column(tmp_path: Path) -> None:
+    """Held-out 018367.docx: a first row of one cell merged across the table ("Radiation
+    Exposure Compensation Act Workload") named every column, and the row of years under it was
+    read as values ("Radiation ... Workload: FY 2004 Actual"). It is the table's title."""
+    import docx
+
+    doc = docx.Document()
+    table = doc.add_table(rows=3, cols=3)
+    title = table.rows[0].cells[0].merge(table.rows[0].cells[2])
+    title.text = "Claims Workload"
+    for cell, text in zip(table.rows[1].cells, ("Claims", "FY 2004", "FY 2005"), strict=True):
+        cell.text = text
+    for cell, text in zip(table.rows[2].cells, ("Filed", "1,517", "1,367"), strict=True):
+        cell.text = text
+    doc.save(str(tmp_path / "workload.docx"))
+    text = "\n".join(s.text for s in DocxLoader().load(tmp_path / "workload.docx"))
+    assert "Claims Workload\n" in text and "Claims: Filed | FY 2004: 1,517 | FY 2005: 1,367" in text
+    assert "Claims Workload: " not in text

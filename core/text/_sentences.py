@@ -70,6 +70,9 @@ SENTENCE_GAP_BEFORE_CAPITAL = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 CLAUSE_END_GAP = re.compile(r"(?<=[.!?;,])\s+")
 #: A line ending on a sentence's or a clause's mark (not a label line such as "2025 Objectives").
 ENDS_CLAUSE = re.compile(r"[.!?:;,]$")
+#: A line ending a sentence or a label; an ellipsis ("lightweight ...") goes on: where wrapped
+#: prose does not join the next line (a number's context in grounding).
+ENDS_SENTENCE_LINE = re.compile(r"(?<!\.\.)[.!?:]\s*$")
 
 
 def split_sentences(text: str) -> list[str]:

@@ -183,3 +183,23 @@ def test_a_name_of_the_documents_title_is_tied_to_its_passages() -> None:
     # another document's name is still tied: the title holds only for its own passages
     other = {**titles, 1: "Quarterly Sales"}
     assert check(said, passages, question=q, labels=labels, titles=other).unlinked
+
+
+def test_a_number_on_a_wrapped_line_is_bound_to_the_words_before_the_break() -> None:
+    """Held-out dev h1043 and h1013: "GNOME Print\\n(0.25)" of an e-mail wrapped at 72
+    characters, and a scanned table's row "JUMA PARTICIPAÇÕES S.A. 678003 10.000,00" cut after
+    the initials, left each number without the name it belongs to: the right answer was
+    replaced as given "for something else". A receipt's short lines stay apart."""
+    mail = (
+        "You can also get the Evolution source tarball here: ftp://ftp.gnome.org/pub/GNOME/\n"
+        "Evolution also requires Gal (0.7), GtkHTML (0.8.2), Bonobo (1.0), GNOME Print\n"
+        "(0.25) and ORBit (0.5.6).\n"
+    )
+    question = "Which version of GNOME Print does the Evolution preview require?"
+    assert unbound("It requires GNOME Print version 0.25 [1].", [mail], question) == []
+    row = "18 Flora 28/10/2010 AMAZONAS ITACOATIARA JUMA PARTICIPAÇÕES S.A. 678003 10.000,00 X"
+    fine = "What fine did IBAMA impose on JUMA PARTICIPAÇÕES S.A.?"
+    assert unbound("The fine on JUMA PARTICIPAÇÕES S.A. was 10.000,00 [1].", [row], fine) == []
+    receipt = "Oat milk 1.85\nBananas 2.10\nBread 3.40"
+    flagged = unbound("The bananas cost 1.85 [1].", [receipt], "What did the bananas cost?")
+    assert flagged == ["1.85 (the passages give it for something else)"]

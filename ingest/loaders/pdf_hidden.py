@@ -14,9 +14,10 @@ colours set through ``gs`` or patterns are not judged.
 
 White text is hidden only on white: text drawn in white where the page last painted a filled
 area of another colour or an image (a caption on a coloured band, a heading over a photo) is
-what a reader sees, and is kept. The painted areas are the bounding boxes of filled paths and of
-image XObjects in page space (``cm``), the text's place its origin (``Tm``, ``Td``, ``TD``,
-``T*``, ``TL``) through the same matrix; shadings and clipping are not judged.
+what a reader sees, and is kept. The painted areas are the bounding boxes of filled paths, of
+images and of what form XObjects paint (followed ``MAX_FORM_DEPTH`` deep), in page space
+(``cm``, a form's ``/Matrix``); the text's place is its origin (``Tm``, ``Td``, ``TD``, ``T*``,
+``TL``) through the same matrix. Shadings (``sh``) and clipping are not judged.
 
 Invisible text (render mode 3) on a page that draws an image is kept: that is how OCR tools
 (OCRmyPDF, Acrobat) lay a searchable text layer over a scanned page.
@@ -159,7 +160,7 @@ def _device_spaces(resources: Any) -> set[str]:
     and the ``/ICCBased`` and calibrated ones of ``resources`` (a page's or a form's)."""
     names = set(_DEVICE) | {"/CMYK"}
     try:
-        for key, value in (resources.get("/ColorSpace") or {}).items():
+        for key, value in (_entry(resources, "/ColorSpace") or {}).items():
             space = value.get_object()
             kind = str(space[0].get_object() if isinstance(space, list) else space)
             if kind in (*_DEVICE, "/ICCBased", "/DeviceCMYK"):
@@ -177,10 +178,21 @@ def _type3_fonts(page: Any) -> set[str]:
         return set()
 
 
+def _entry(dictionary: Any, key: str) -> Any:
+    """``dictionary[key]`` resolved (``get`` gives an indirect reference as it is); None when
+    absent or unreadable."""
+    try:
+        value = dictionary.get(key)
+        return value.get_object() if value is not None else None
+    except (AttributeError, TypeError):
+        return None
+
+
 def _xobjects(resources: Any) -> dict[str, Any]:
     """The XObjects of ``resources`` by name ("/Im0"), resolved."""
     try:
-        return {str(k): v.get_object() for k, v in (resources.get("/XObject") or {}).items()}
+        found = _entry(resources, "/XObject") or {}
+        return {str(k): v.get_object() for k, v in found.items()}
     except (KeyError, AttributeError, TypeError):
         return {}
 
@@ -260,11 +272,11 @@ class _Painter:
             return
         try:
             operations = ContentStream(xobject, self.pdf, "bytes").operations
-            matrix = _nums(list(xobject.get("/Matrix") or _IDENTITY)) or _IDENTITY
+            matrix = _nums(list(_entry(xobject, "/Matrix") or _IDENTITY)) or _IDENTITY
         except Exception:  # an unreadable form: what it paints is not known
             return
         inner = _Painter(
-            self.pdf, xobject.get("/Resources") or self.resources, self.backdrop, self.depth + 1
+            self.pdf, _entry(xobject, "/Resources") or self.resources, self.backdrop, self.depth + 1
         )
         drawn = state.copy()
         drawn.cm = _mul(matrix[:6], state.cm)
@@ -307,7 +319,7 @@ def visible_operations(page: Any) -> list[tuple[list[Any], bytes]] | None:
     try:
         content = ContentStream(page.get_contents(), page.pdf, "bytes")
         operations = list(content.operations)
-        resources = page.get("/Resources") or {}
+        resources = _entry(page, "/Resources") or {}
     except Exception:  # unreadable content: pypdf's own extraction decides
         return None
     type3 = _type3_fonts(page)

@@ -44,8 +44,9 @@ def drop_hidden_html(root: Any) -> int:
 
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
-#: Fills that are paper: no shading, white, or the default.
-_PAPER = {"", "AUTO", "FFFFFF", "NONE", "WHITE"}
+#: Fills that paint nothing (what lies under them shows) and fills that are white.
+_CLEAR = {"", "AUTO", "NONE"}
+_WHITE_FILLS = {"FFFFFF", "WHITE"}
 #: Where a run's background is written, innermost first: the run's shading and highlight, its
 #: paragraph's shading, its cell's, its table's (``w:tblPr``), the document's background.
 _SHADING_PATHS = {
@@ -64,9 +65,9 @@ def _on_colour(element: Any) -> bool:
     for node in (element, *element.iterancestors()):
         for path in _SHADING_PATHS.get(node.tag, ()):
             for found in node.findall(path):
-                fill = _fill(found)
-                if fill is not None:
-                    return fill.strip().upper() not in _PAPER
+                fill = (_fill(found) or "").strip().upper()
+                if fill not in _CLEAR:  # "auto" shading lets the cell's colour show
+                    return fill not in _WHITE_FILLS
     return False
 
 

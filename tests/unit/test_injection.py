@@ -187,6 +187,10 @@ def test_white_docx_text_on_shading_is_read(tmp_path: Path) -> None:
     for cell, text in zip(table.rows[0].cells, ("Region", "Sales 2023"), strict=True):
         run = cell.paragraphs[0].add_run(text)
         run.font.color.rgb = RGBColor(0xFF, 0xFF, 0xFF)
+        # a run's "auto" shading paints nothing: the cell's colour shows through it
+        run._r.get_or_add_rPr().append(
+            parse_xml(f'<w:shd {nsdecls("w")} w:val="clear" w:fill="auto"/>')
+        )
         cell._tc.get_or_add_tcPr().append(
             parse_xml(f'<w:shd {nsdecls("w")} w:val="clear" w:fill="1F4E79"/>')
         )

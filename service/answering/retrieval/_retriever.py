@@ -67,7 +67,7 @@ class Passage:
     #: Its document's authors or senders, folded words (``DocumentNames.owners``; "" when its
     #: head names none): like the title, they hold for all of its text.
     owners: str = ""
-    #: Its document's first chunk (``Retriever.with_heads``; "" when not read): the cover or
+    #: Its document's first chunk (``with_heads``; "" when not read): the cover or
     #: head naming the document ("FORM 10-K", a letter's heading), which holds for all of it.
     head: str = ""
 

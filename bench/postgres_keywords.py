@@ -12,6 +12,7 @@ and stops). Both rankings search the same ``search_vector`` column and keep the 
 both, in alternating order.
 
     .venv/bin/python bench/postgres_keywords.py [--sizes 10000,100000] [--questions 200]
+        # prints a table and writes bench/postgres_keywords.png (--plot PATH)
 """
 
 from __future__ import annotations
@@ -107,6 +108,8 @@ def plain_ts_rank(index: Any, query: str, k: int) -> list[int]:
 
 def measure(url: str, size: int, n_questions: int) -> dict[str, float]:
     """Build a catalogue of ``size`` chunks at ``url``, then ask both rankings."""
+    from sqlalchemy import text
+
     from core.db.session import Database
     from core.keywords.postgres_fts import PostgresKeywordIndex
 
@@ -117,8 +120,6 @@ def measure(url: str, size: int, n_questions: int) -> dict[str, float]:
     needles = build(db, size, beir)
     built = time.perf_counter() - started
     with db.session() as s:
-        from sqlalchemy import text
-
         s.execute(text("ANALYZE chunks"))
     index = PostgresKeywordIndex(db, 30_000)
     ids = list(beir.queries)
@@ -146,10 +147,35 @@ def measure(url: str, size: int, n_questions: int) -> dict[str, float]:
     return row
 
 
+def plot(rows: list[dict[str, Any]], path: Path) -> None:
+    """Time per question (p50, p95) and recall@10 of both rankings against catalogue size."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    sizes = [r["chunks"] for r in rows]
+    fig, axes = plt.subplots(1, 3, figsize=(13, 4))
+    for ax, (key, label) in zip(
+        axes,
+        (("p50_ms", "p50 (ms)"), ("p95_ms", "p95 (ms)"), ("recall10", "recall@10")),
+        strict=True,
+    ):
+        for name in ("plain", "idf"):
+            ax.plot(sizes, [r[f"{name}_{key}"] for r in rows], marker="o", label=name)
+        ax.set_xscale("log")
+        ax.set_xlabel("chunks")
+        ax.set_title(label)
+        ax.legend()
+    fig.tight_layout()
+    fig.savefig(path)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", default="10000,100000")
     ap.add_argument("--questions", type=int, default=200)
+    ap.add_argument("--plot", type=Path, default=Path("bench/postgres_keywords.png"))
     args = ap.parse_args()
     from samples.postgres import Postgres, postgres_missing
 
@@ -169,6 +195,8 @@ def main() -> None:
     print(" ".join(f"{k:>16s}" for k in keys))
     for row in rows:
         print(" ".join(f"{row[k]!s:>16s}" for k in keys))
+    plot(rows, args.plot)
+    print(f"plot: {args.plot}")
 
 
 if __name__ == "__main__":

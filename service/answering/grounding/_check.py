@@ -442,7 +442,7 @@ def check(
         *(labels or {}).values(),
         *(titles or {}).values(),
         *(authors or {}).values(),
-        *(heads or {}).values(),
+        *dict.fromkeys((heads or {}).values()),  # one document's head once, not per passage
     ]
     scoped = fold(" ".join([*passages.values(), *wholes.values(), *owners]))
     # A title's words stay names an answer is tied to ("DELPHIN" of a receipt: dev h318).

@@ -17,6 +17,7 @@ from core.types import Section
 from ingest.chunker import Chunker
 from ingest.loaders import Loaders
 from ingest.loaders.base import READ_ERRORS, Attachment, failure_reason, load_file
+from ingest.reading import Readings
 from ingest.titles import document_title, embedding_texts, nothing_found
 
 log = logging.getLogger(__name__)
@@ -40,6 +41,7 @@ class AttachmentIngester:
         self.loaders = loaders
         self.chunker = chunker
         self.embedder = embedder
+        self.readings = Readings(chunker)
 
     def replace(
         self, parent_id: int, parent_key: str, attachments: list[Attachment], collection: str
@@ -114,6 +116,7 @@ class AttachmentIngester:
             empty_reason=nothing_found(attachment.name, loader.file_type, size),
             started=started,
             parent_id=parent_id,
+            reading=self.readings.of(loader.file_type),
         )
         done = self.kb.commit(version)
         self.kb.write_vectors(done, vectors)
@@ -127,5 +130,9 @@ class AttachmentIngester:
         log.debug("attachment failed: %s: %s", key, reason)
         suffix = Path(key).suffix.lower().lstrip(".")
         with self.kb.db.session() as s:
-            catalogue.add_failed(s, key, reason, suffix, sha=sha, parent_id=parent_id)
+            # The reading that failed: the carrier is read again only when it changes.
+            reading = self.readings.of(suffix[:32])
+            catalogue.add_failed(
+                s, key, reason, suffix, sha=sha, parent_id=parent_id, reading=reading
+            )
             catalogue.ledger(s, key, sha, Action.FAILED, error=reason)

@@ -127,6 +127,10 @@ class Chunker:
     ``chunk_tokens * MAX_CHARS_PER_TOKEN`` characters; consecutive chunks of a section share
     about ``overlap_tokens`` tokens of whole units."""
 
+    #: Bumped by a change to how text is cut into chunks: every document is then read again
+    #: at its next ingest or sync (:attr:`reading`, ingest/reading.py).
+    VERSION = 1
+
     def __init__(
         self,
         count_tokens: CountTokens,
@@ -142,6 +146,11 @@ class Chunker:
         self.overlap_tokens = overlap_tokens
         self.max_chars = chunk_tokens * MAX_CHARS_PER_TOKEN
         self._rows = 0  # long rows split into cells so far (numbers them)
+
+    @property
+    def reading(self) -> str:
+        """``"chunks/1 200/40"``: this chunker's version, chunk and overlap sizes in tokens."""
+        return f"chunks/{self.VERSION} {self.chunk_tokens}/{self.overlap_tokens}"
 
     def _units(self, text: str) -> list[_Unit]:
         """Paragraphs (of ``text`` with its mojibake repaired, ``repair``, and its checked boxes

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from core import catalogue
 from core.catalogue import DONE, Action, DocumentStatus, DocumentVersion
+from core.db.models import Document
 from core.embedder import Embedder
 from core.errors import LoaderError, PayloadTooLargeError
 from core.knowledge import KnowledgeBase
@@ -31,6 +32,7 @@ from ingest.loaders.base import (
     failure_reason,
     load_file,
 )
+from ingest.reading import Readings
 from ingest.spool import Spool, VectorCache, trimmed
 from ingest.titles import document_title, embedding_texts, nothing_found
 
@@ -147,6 +149,7 @@ class IngestPipeline:
             chunk_tokens=min(cfg.chunk_tokens, embedder.max_tokens),
             overlap_tokens=cfg.overlap_tokens,
         )
+        self.readings = Readings(self.chunker)
         self.attachments = AttachmentIngester(kb, self.loaders, self.chunker, embedder)
 
     def ingest(
@@ -228,8 +231,13 @@ class IngestPipeline:
             sha = sha256_of(path)
             with self.kb.db.session() as s:
                 doc = catalogue.document_at(s, key)
-                done = doc is not None and doc.status in DONE
-                if doc and done and doc.sha256 == sha and doc.collection == collection:
+                if (
+                    doc is not None
+                    and doc.status in DONE
+                    and doc.sha256 == sha
+                    and doc.collection == collection
+                    and self._read_as_now(s, doc)
+                ):
                     self._ledger(s, key, sha, Action.UNCHANGED, None, doc.chunk_count, started)
                     return FileResult(key, Action.UNCHANGED, doc.chunk_count)
             loader = self.loaders.for_path(path)
@@ -242,6 +250,12 @@ class IngestPipeline:
         return _Prepared(
             path, key, sha, size, loader.file_type, collection, loaded, drafts, started
         )
+
+    def _read_as_now(self, s: Session, doc: Document) -> bool:
+        """Whether ``doc`` and what it carries were read as they would be now (ingest/reading.py);
+        otherwise its unchanged file is read again."""
+        carried = catalogue.carried_readings(s, [doc.id]).get(doc.id)
+        return self.readings.current(doc.file_type, doc.reading, carried)
 
     def _streamed(
         self,
@@ -355,9 +369,8 @@ class IngestPipeline:
             results.append(self._store(item, mine))
         return results
 
-    @staticmethod
     def _version(
-        item: _File, drafts: list[ChunkDraft], vectors: np.ndarray, title: str, started: float
+        self, item: _File, drafts: list[ChunkDraft], vectors: np.ndarray, title: str, started: float
     ) -> DocumentVersion:
         return DocumentVersion(
             path=item.key,
@@ -370,6 +383,7 @@ class IngestPipeline:
             title=title,
             empty_reason=nothing_found(item.path.name, item.file_type, item.size),
             started=started,
+            reading=self.readings.of(item.file_type),
         )
 
     def _store(self, item: _Prepared, vectors: np.ndarray) -> FileResult:

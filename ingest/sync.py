@@ -4,8 +4,10 @@
 catalogue, what each became: a document whose path vanished while a file with the same content
 hash and type appeared elsewhere was *moved* (its chunks stay, nothing is re-embedded); a
 vanished path that found no partner is *removed* from every store; every other present file goes
-through the pipeline, which skips it when its hash is unchanged. :meth:`FolderSync.reconcile` runs
-the same decision over whole folders, for what changed while nothing watched.
+through the pipeline, which skips it when its hash is unchanged and it was read as it would be
+now (ingest/reading.py: a mended loader reads its old files again).
+:meth:`FolderSync.reconcile` runs the same decision over whole folders, for what changed while
+nothing watched.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ class _Known:
     status: str
     chunks: int
     carried: bool  # an attachment: it follows its carrier, never judged by the file system
+    read_as_now: bool  # it and what it carries were read as they would be now (ingest/reading)
 
 
 class FolderSync:
@@ -117,7 +120,8 @@ class FolderSync:
                 sha = sha256_of(path) if current or movable else None
             except OSError:
                 sha = None  # the pipeline will record why it cannot be read
-            if own is not None and current and sha is not None and own.sha256 == sha:
+            same = own is not None and current and sha is not None and own.sha256 == sha
+            if own is not None and same and own.read_as_now:
                 results.append(FileResult(str(path), Action.UNCHANGED, own.chunks))
                 continue
             old = self._partner(path, sha, movable)
@@ -164,10 +168,19 @@ class FolderSync:
         return results
 
     def _known(self, paths: set[Path]) -> dict[str, _Known]:
+        readings = self.pipeline.readings
         with self.kb.db.session() as s:
+            docs = catalogue.documents_at(s, (str(p) for p in paths))
+            carried = catalogue.carried_readings(s, [d.id for d in docs])
             return {
                 d.path: _Known(
-                    d.path, d.sha256, d.file_type, d.status, d.chunk_count, d.parent_id is not None
+                    d.path,
+                    d.sha256,
+                    d.file_type,
+                    d.status,
+                    d.chunk_count,
+                    d.parent_id is not None,
+                    readings.current(d.file_type, d.reading, carried.get(d.id)),
                 )
-                for d in catalogue.documents_at(s, (str(p) for p in paths))
+                for d in docs
             }

@@ -34,8 +34,10 @@ def add_failed(
     collection: str = "default",
     sha: str | None = None,
     parent_id: int | None = None,
+    reading: str | None = None,
 ) -> None:
-    """A document row for a file that failed before it was ever ingested (no chunks)."""
+    """A document row for a file that failed before it was ever ingested (no chunks);
+    ``reading``: what failed to read it (``documents.reading``)."""
     s.add(
         Document(
             path=path,
@@ -45,6 +47,7 @@ def add_failed(
             error=reason,
             file_type=file_type[:32],
             parent_id=parent_id,
+            reading=reading,
         )
     )
 
@@ -112,6 +115,31 @@ def descendant_ids(s: Session, parent_ids: list[int]) -> list[int]:
         found.extend(rows)
         frontier = rows
     return found
+
+
+def carried_readings(s: Session, carrier_ids: list[int]) -> dict[int, set[tuple[str, str | None]]]:
+    """For each carrier id, the (file type, reading) of every document it carries at any depth
+    (an e-mail's attachments, a zip's files); a carrier that carries none is absent. Asked
+    ``IN_BATCH`` ids at a time, one round per depth."""
+    out: dict[int, set[tuple[str, str | None]]] = {}
+    root = {i: i for i in carrier_ids}  # a carried document's id -> the carrier asked about
+    columns = (Document.id, Document.parent_id, Document.file_type, Document.reading)
+    frontier = list(carrier_ids)
+    while frontier:
+        rows = [
+            row
+            for start in range(0, len(frontier), IN_BATCH)
+            for row in s.execute(
+                select(*columns).where(Document.parent_id.in_(frontier[start : start + IN_BATCH]))
+            )
+        ]
+        frontier = []
+        for doc_id, parent_id, file_type, reading in rows:
+            top = root[parent_id or 0]  # never 0: every row matched a parent id
+            root[doc_id] = top
+            out.setdefault(top, set()).add((file_type, reading))
+            frontier.append(doc_id)
+    return out
 
 
 def delete_documents(s: Session, docs: list[Document]) -> None:

@@ -28,7 +28,8 @@ class DocumentVersion:
     ``path``: the catalogue key; ``empty_reason``: the document's error when there are no
     chunks; ``vectors``: one row per draft; ``started``: ``time.perf_counter()`` when the file's
     ingest began (the ledger's duration ends at the commit); ``parent_id``: the carrier of an
-    attachment; ``batches``: the chunks as (drafts, vectors) batches in order, read once inside
+    attachment; ``reading``: what read it (``documents.reading``, ingest/reading.py);
+    ``batches``: the chunks as (drafts, vectors) batches in order, read once inside
     the commit, instead of ``drafts`` and ``vectors`` (a streamed file: one batch in memory).
     """
 
@@ -43,6 +44,7 @@ class DocumentVersion:
     empty_reason: str
     started: float
     parent_id: int | None = None
+    reading: str | None = None
     batches: Iterable[tuple[list[ChunkDraft], np.ndarray]] | None = None
 
     def chunk_batches(self) -> Iterator[tuple[list[ChunkDraft], np.ndarray]]:
@@ -80,6 +82,7 @@ def write_version(s: Session, version: DocumentVersion) -> Committed:
     doc.sha256 = version.sha256
     doc.size_bytes = version.size
     doc.file_type = version.file_type
+    doc.reading = version.reading
     doc.ingested_at = datetime.now(UTC)
     s.flush()
     named = speaker_names_of(s, doc.id)  # names given to a recording's speakers are kept

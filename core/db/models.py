@@ -60,6 +60,10 @@ class Document(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, onupdate=utcnow)
     ingested_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # What read the file into its chunks ("pdf/2 chunks/1 200/40": ingest/reading.py); a file
+    # whose reading is not the current one is read again although its content is unchanged.
+    # None: read before migration 0013, by a reader whose version is not known.
+    reading: Mapped[str | None] = mapped_column(String(200), nullable=True)
     # A file carried inside another (an e-mail attachment) links to the document that carries it;
     # removing or re-ingesting the carrier removes it too.
     parent_id: Mapped[int | None] = mapped_column(

@@ -29,7 +29,10 @@ class Loader(Protocol):
 
     A loader may also set ``library`` (what reads the format) and ``provenance`` (what each
     section records) for ``hearth formats``, and may define ``load_parts(path) -> LoadedFile``
-    when the file carries other files (e-mail attachments).
+    when the file carries other files (e-mail attachments). ``reader_version`` (an int, 1 when
+    absent) is raised by every change to what the loader makes of a file, a shared module's
+    (tables, hidden text) included: files it read before are then read again at their next
+    ingest or sync although they did not change (ingest/reading.py).
     """
 
     file_type: str

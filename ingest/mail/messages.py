@@ -126,6 +126,7 @@ class MessageWriter:
                 title=document_title(p.drafts),
                 empty_reason=nothing_found(f"message {p.item.uid}", FILE_TYPE, p.item.size),
                 started=p.started,
+                reading=self.pipeline.readings.of(FILE_TYPE),
             )
             committed.append((kb.commit(version), mine))  # one transaction per message
         kb.write_vectors_many(committed)  # the stores follow, once for the batch
@@ -143,11 +144,21 @@ class MessageWriter:
         text = f"{self.account} {item.folder} message {item.uid}: {reason}"
         log.warning("mail: %s", text)
         duration_ms = int((time.perf_counter() - started) * 1000)
+        reading = self.pipeline.readings.of(FILE_TYPE)
         with self.pipeline.kb.db.session() as s:
-            if catalogue.document_at(s, item.key) is None:
+            doc = catalogue.document_at(s, item.key)
+            if doc is None:
                 catalogue.add_failed(
-                    s, item.key, text, FILE_TYPE, collection=self.collection, sha=item.sha256
+                    s,
+                    item.key,
+                    text,
+                    FILE_TYPE,
+                    collection=self.collection,
+                    sha=item.sha256,
+                    reading=reading,
                 )
+            else:  # tried by this reading: fetched again when the reader changes, not before
+                doc.reading = reading
             catalogue.ledger(
                 s, item.key, item.sha256, Action.FAILED, error=text, duration_ms=duration_ms
             )

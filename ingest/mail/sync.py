@@ -125,6 +125,13 @@ class _Known:
     id: int
     key: str
     sha256: str | None
+    read_as_now: bool  # read as it would be now (ingest/reading.py); else fetched again
+
+
+def _read_as_now(known: _Known | None) -> bool:
+    """A message is fetched when it is new, or known but read otherwise than it would be now
+    (a mended e-mail reader reads the mailbox's old messages again)."""
+    return known is not None and known.read_as_now
 
 
 def _running(prefix: str) -> threading.Lock:
@@ -186,7 +193,7 @@ class MailSync:
             uids = sorted(int(u) for u in client.search("ALL"))
             report.held[folder] = len(uids)
             present.update((folder, uidvalidity, u) for u in uids)
-            new = [u for u in uids if (folder, uidvalidity, u) not in known]
+            new = [u for u in uids if not _read_as_now(known.get((folder, uidvalidity, u)))]
             report.unchanged += len(uids) - len(new)
             log.debug(
                 "mail %s: %s (UIDVALIDITY %d): %d on the server, %d new",
@@ -285,14 +292,17 @@ class MailSync:
             return FileResult(new, Action.MOVED, doc.chunk_count)
 
     def _known(self, account: Account) -> dict[tuple[str, int, int], _Known]:
+        readings = self.pipeline.readings
         with self.kb.db.session() as s:
             docs = catalogue.documents_under(s, account.prefix)
+            carried = catalogue.carried_readings(s, [d.id for d in docs])
             out = {}
             for d in docs:
                 parts = parse_key(account.prefix, d.path)
                 if parts is not None:
+                    now = readings.current(d.file_type, d.reading, carried.get(d.id))
                     out[(parts.folder, parts.uidvalidity, parts.uid)] = _Known(
-                        d.id, d.path, d.sha256
+                        d.id, d.path, d.sha256, now
                     )
             return out
 

@@ -16,12 +16,14 @@ import pytest
 from core import catalogue
 from core.errors import HearthError
 from core.settings import HearthSettings
+from ingest.loaders.base import LOADERS
 from ingest.mail.accounts import Account, AccountStore
 from ingest.mail.follower import MailFollower
 from ingest.mail.keys import parse_key
 from ingest.mail.sync import MailSync
 from ingest.mail.transport import MailAuthError, MailServerError, check_transport
 from ingest.pipeline import FileResult, IngestPipeline
+from ingest.reading import reader_version
 from samples.mailserver import PASSWORD, USER, Dovecot, make_message
 from tests.integration.conftest import needs_dovecot
 
@@ -167,6 +169,34 @@ def test_new_deleted_moved_and_uidvalidity_reset(
     ingested = sorted(s for p, s in after.items() if "/Lab/" in p and s)
     assert ingested == server_shas(dovecot, inbox, settings.mail.max_message_bytes)
     assert all(f"/{int(v)}/" not in p for p in after if "/Lab/" in p for v in [old_validity])
+
+
+def test_a_mended_mail_reader_fetches_the_old_messages_again(
+    dovecot: Dovecot,
+    settings: HearthSettings,
+    pipeline: IngestPipeline,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A message is never fetched twice, unless the e-mail reader that read it was mended
+    (ingest/reading.py): then each is fetched and read again once, no duplicate, and an
+    over-size one (failed by size) is asked for its size again, not retried every sync."""
+    folder = new_folder(dovecot, "Mended")
+    acct = account(dovecot, [folder])
+    settings.mail.max_message_bytes = 60_000
+    sync = MailSync(pipeline, added(settings, acct), settings.mail)
+    notes = [make_message(i, f"Dock {i}", f"Crate {i} sits on dock {i}.") for i in range(3)]
+    dovecot.append([*notes, make_message(9, "Big", "x" * 100_000)], folder)
+    assert sync.sync(acct).count("added") == 3
+    assert sync.sync(acct).results == []
+
+    eml = LOADERS.get("eml")  # messages are read as .eml files are
+    monkeypatch.setattr(eml, "reader_version", reader_version("eml") + 1, raising=False)
+    before = messages_of(pipeline, acct)
+    report = sync.sync(acct)
+    assert report.count("updated") == 3 and len(report.failures) == 1
+    assert messages_of(pipeline, acct) == before  # the same documents, none added
+    again = sync.sync(acct)
+    assert again.results == [] and again.unchanged == 4
 
 
 class _KillAfter:

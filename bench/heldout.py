@@ -351,13 +351,28 @@ def main() -> None:
     ap.add_argument("--retrieval", action="store_true", help="retrieval only (needs --data)")
     args = ap.parse_args()
     questions = load_questions(args.split, args.batch)
+    chosen = [name for name in ("ids", "kinds", "limit") if getattr(args, name)]
+    if chosen and (args.score or args.review):
+        ap.error(
+            f"--{', --'.join(chosen)} choose the questions to run; --score and --review read "
+            "the questions of the run they are given"
+        )
+    order = list(range(len(questions)))
+    if args.kinds:
+        wanted = _ids(args.kinds.split(","))
+        order = [i for i in order if questions[i]["kind"] in wanted]
+    if args.ids:
+        wanted = _ids(args.ids.split(","))
+        order = [i for i in order if questions[i]["id"] in wanted]
+    if args.limit:
+        order = sorted(random.Random(35).sample(order, min(args.limit, len(order))))
     if args.retrieval:
         if not args.data:
             ap.error("--retrieval needs --data (an ingested data directory)")
         for name, code in (("before", args.before), ("after", REPO)):
             if code is not None:
                 work = args.out / f"retrieval-{name}"
-                retrieval(code.resolve(), args.data.resolve(), work, questions)
+                retrieval(code.resolve(), args.data.resolve(), work, [questions[i] for i in order])
         return
     if args.review:
         again: dict[str, Any] = {}
@@ -374,15 +389,6 @@ def main() -> None:
         for path in args.score:
             print_table(str(path), score(questions, read_rows(path, questions)))
         return
-    order = list(range(len(questions)))
-    if args.kinds:
-        wanted = _ids(args.kinds.split(","))
-        order = [i for i in order if questions[i]["kind"] in wanted]
-    if args.ids:
-        wanted = _ids(args.ids.split(","))
-        order = [i for i in order if questions[i]["id"] in wanted]
-    if args.limit:
-        order = sorted(random.Random(35).sample(order, min(args.limit, len(order))))
     args.out.mkdir(parents=True, exist_ok=True)
     print(f"{len(order)} questions ({args.split}); load average {os.getloadavg()}", file=sys.stderr)
     results: dict[str, Any] = {}

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -180,6 +181,11 @@ def main() -> None:
         return
     from bench.hardfiles import make_files
 
+    if shutil.which("espeak-ng") is None:  # the stereo recording's two voices are spoken by it
+        sys.exit(
+            "bench/hard.py: its two-voice recording is spoken by Debian's espeak-ng, which is not "
+            "installed here: apt-get install espeak-ng (scripts/test.sh does it when run as root)"
+        )
     args.out.mkdir(parents=True, exist_ok=True)
     files = args.out / "files"
     make_files(files)

@@ -16,8 +16,7 @@ Public:
   ``WIDE_SENTENCE_GAP`` (CJK stops too), ``CITED_SENTENCE_GAP``, ``CLAUSE_GAP``, ``CLAUSE_END_GAP``,
   ``CHUNK_SENTENCE_GAP``, ``STATEMENT_GAP``, ``SENTENCE_GAP_BEFORE_CAPITAL``, ``SENTENCE_END``,
   ``STOP_AND_BLANK``, ``AFTER_SENTENCE_END``, and the breaks inside a sentence ``SOFT_BREAK``,
-  ``WRAPPED_LINE``, a text's lines with wrapped prose joined ``unwrap_lines``, and its
-  sentences ``split_sentences``;
+  ``WRAPPED_LINE``, and a text's sentences ``split_sentences``;
 - numbers: ``NUMBER``, ``MULTI_DIGIT_NUMBER``, ``NUMBER_OR_WORD``, ``NUMERIC_CELL``, ``FIGURE``,
   a cell's amount ``cell_amount`` ("$12.5M"), whether a text gives a figure in digits or words
   ``holds_figure`` (``FIGURE_WORDS``: "twice", "none"), the counts one to ten in words
@@ -115,7 +114,6 @@ from core.text._sentences import (
     WIDE_SENTENCE_GAP,
     WRAPPED_LINE,
     split_sentences,
-    unwrap_lines,
 )
 from core.text._spelling import american, content_stems
 from core.text._words import (
@@ -206,6 +204,5 @@ __all__ = [
     "split_sentences",
     "stem",
     "stems",
-    "unwrap_lines",
     "worded_number_keys",
 ]

@@ -245,6 +245,11 @@ KYC_QUESTION = (
             {"health.md"},
         ),
         ("What does the Health report say about Kerala?", {"health.md"}, set()),
+        (  # said on its own too: the file is named
+            "In the health report, who heads the Integrative Health and Sports Performance clinic?",
+            {"health.md"},
+            set(),
+        ),
     ],
 )
 def test_a_one_word_file_name_used_as_a_topic_word_earns_no_privilege(

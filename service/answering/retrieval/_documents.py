@@ -505,8 +505,7 @@ def inside_other_names(question: str, own: set[str]) -> set[str]:
         other = [w for w in words if w not in own]
         for w in set(words) & own:
             (inside if len(other) >= 2 else alone).add(w)
-    written = set(_PIECE.findall(fold(question)))
-    outside = {w for w in own & written if w not in inside} | alone
+    outside = set(_PIECE.findall(fold(_LONG_NAME.sub(" ", question)))) | alone
     return inside - outside
 
 

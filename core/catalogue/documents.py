@@ -3,7 +3,7 @@ rows of failed files; deletion (chunks go by cascade)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
@@ -106,39 +106,35 @@ def documents_by_id(s: Session, ids: Iterable[int]) -> dict[int, Document]:
     return {d.id: d for d in s.scalars(select(Document).where(Document.id.in_(list(ids))))}
 
 
-def descendant_ids(s: Session, parent_ids: list[int]) -> list[int]:
-    """Ids of every document carried (at any depth) by these documents, nearest first."""
-    found: list[int] = []
+def _carried(s: Session, parent_ids: list[int]) -> Iterator[tuple[int, int, str, str | None]]:
+    """(id, its carrier's id, file type, reading) of every document carried at any depth by
+    these documents, nearest first: one round per depth, ``IN_BATCH`` carriers a query."""
+    columns = (Document.id, Document.parent_id, Document.file_type, Document.reading)
     frontier = list(parent_ids)
     while frontier:
-        rows = list(s.scalars(select(Document.id).where(Document.parent_id.in_(frontier))))
-        found.extend(rows)
-        frontier = rows
-    return found
+        depth, frontier = frontier, []
+        for start in range(0, len(depth), IN_BATCH):
+            part = depth[start : start + IN_BATCH]
+            for doc_id, parent_id, file_type, reading in s.execute(
+                select(*columns).where(Document.parent_id.in_(part))
+            ):
+                frontier.append(doc_id)
+                yield doc_id, int(parent_id or 0), file_type, reading  # parent_id matched
+
+
+def descendant_ids(s: Session, parent_ids: list[int]) -> list[int]:
+    """Ids of every document carried (at any depth) by these documents, nearest first."""
+    return [doc_id for doc_id, *_ in _carried(s, parent_ids)]
 
 
 def carried_readings(s: Session, carrier_ids: list[int]) -> dict[int, set[tuple[str, str | None]]]:
     """For each carrier id, the (file type, reading) of every document it carries at any depth
-    (an e-mail's attachments, a zip's files); a carrier that carries none is absent. Asked
-    ``IN_BATCH`` ids at a time, one round per depth."""
+    (an e-mail's attachments, a zip's files); a carrier that carries none is absent."""
     out: dict[int, set[tuple[str, str | None]]] = {}
     root = {i: i for i in carrier_ids}  # a carried document's id -> the carrier asked about
-    columns = (Document.id, Document.parent_id, Document.file_type, Document.reading)
-    frontier = list(carrier_ids)
-    while frontier:
-        rows = [
-            row
-            for start in range(0, len(frontier), IN_BATCH)
-            for row in s.execute(
-                select(*columns).where(Document.parent_id.in_(frontier[start : start + IN_BATCH]))
-            )
-        ]
-        frontier = []
-        for doc_id, parent_id, file_type, reading in rows:
-            top = root[parent_id or 0]  # never 0: every row matched a parent id
-            root[doc_id] = top
-            out.setdefault(top, set()).add((file_type, reading))
-            frontier.append(doc_id)
+    for doc_id, parent_id, file_type, reading in _carried(s, carrier_ids):
+        root[doc_id] = root[parent_id]
+        out.setdefault(root[doc_id], set()).add((file_type, reading))
     return out
 
 

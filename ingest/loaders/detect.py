@@ -33,12 +33,17 @@ _MAGIC: tuple[tuple[bytes, str | None, str], ...] = (
     (b"fLaC", ".flac", "FLAC audio"),
     (b"ID3", ".mp3", "MP3 audio"),
     (b"OggS", ".ogg", "Ogg audio"),
+    (b"\x1a\x45\xdf\xa3", ".webm", "WebM (Matroska) media"),
     (b"\x1f\x8b", ".gz", "gzip-compressed data"),
     (b"7z\xbc\xaf\x27\x1c", ".7z", "a 7-Zip archive"),
     (b"Rar!\x1a\x07", ".rar", "a RAR archive"),
     (b"\x7fELF", None, "an executable program (ELF)"),
     (b"SQLite format 3\x00", None, "an SQLite database"),
 )
+#: A BMP's file header ("BM", size, reserved, pixel offset), then its DIB header's own size:
+#: one of the sizes its versions have (BITMAPCOREHEADER 12 ... BITMAPV5HEADER 124), so text
+#: starting "BM" is not taken for one.
+_BMP_DIB_SIZES = frozenset({12, 16, 40, 52, 56, 64, 108, 124})
 _RIFF = {b"WAVE": (".wav", "WAV audio"), b"WEBP": (".webp", "a WebP image")}
 _ODF = {
     "application/epub+zip": (".epub", "an EPUB e-book"),
@@ -63,7 +68,7 @@ BINARY_EXTENSIONS = frozenset(
     + [ext for ext, _ in _RIFF.values()]
     + [ext for ext, _ in _ODF.values()]
     + [ext for _, ext, _ in _OOXML]
-    + [".zip", ".m4a", ".mp4"]
+    + [".zip", ".m4a", ".mp4", ".bmp"]
 )
 
 
@@ -176,6 +181,8 @@ def sniff_bytes(head: bytes) -> Sniffed | None:
     for prefix, ext, desc in _MAGIC:
         if head.startswith(prefix):
             return Sniffed(ext, desc, binary=ext != ".rtf", strong=ext == ".rtf")
+    if head.startswith(b"BM") and int.from_bytes(head[14:18], "little") in _BMP_DIB_SIZES:
+        return Sniffed(".bmp", "a BMP image", binary=True)
     if head.startswith(b"RIFF") and head[8:12] in _RIFF:
         return Sniffed(*_RIFF[head[8:12]], binary=True)
     if head[4:8] == b"ftyp":

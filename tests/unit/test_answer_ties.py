@@ -203,3 +203,19 @@ def test_a_number_on_a_wrapped_line_is_bound_to_the_words_before_the_break() -> 
     receipt = "Oat milk 1.85\nBananas 2.10\nBread 3.40"
     flagged = unbound("The bananas cost 1.85 [1].", [receipt], "What did the bananas cost?")
     assert flagged == ["1.85 (the passages give it for something else)"]
+
+
+def test_a_language_the_question_names_is_not_another_name_to_tie() -> None:
+    """Held-out dev h1227: "In the photographed page from an old French book, in what year did
+    Bernard de Fischer publish his memoir on an octopus?" answered "... Bernard de Fischer
+    published his memoir on an octopus in 1752. [3]" was replaced as "French with Bernard
+    Fischer": the question's word for the book's language, held by another passage, was taken
+    for a name the answer tied to Fischer. Another file's name still is one."""
+    q = "In the photographed page from an old French book, when did Bernard de Fischer publish?"
+    page = "Bernard de Fischer publia en 1752 un mémoire sur un poulpe."
+    other = "The French edition of the manual was printed in Lyon."
+    said = "In the old French book, Bernard de Fischer published his memoir in 1752. [1]"
+    # "french" is the question's word for its document (``languages_held``: a passage is French)
+    assert unlinked(said, [page, other], q, references=["french"]) == []
+    lyon = "In the old French book, Bernard de Fischer published his memoir in Lyon. [1]"
+    assert unlinked(lyon, [page, other], q, references=["french"]) == ["Lyon with Bernard Fischer"]

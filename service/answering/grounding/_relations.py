@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from core.languages import language_names
 from core.text import (
     ADDRESS,
     CITATION,
@@ -123,8 +124,15 @@ def unlinked(
     for sentence in SENTENCE_GAP.split(CITATION.sub(" ", answer)):
         names = [n for n in dict.fromkeys(names_in(sentence)) if _is_name(n)]
         theirs = [n for n in names if fold(n) in asked]
+        # a language the question names is not another name: "French" of "the old French
+        # book" or "the French state" is the question's own word, not a fact the answer ties
+        # to "Bernard de Fischer" (held-out dev h1227, h1446: right answers replaced)
         others = [
-            n for n in names if fold(n) not in asked and any(holds_all([n], s) for s in spots)
+            n
+            for n in names
+            if fold(n) not in asked
+            and not (fold(n) in language_names() and holds_all([n], question))
+            and any(holds_all([n], s) for s in spots)
         ]
         if theirs:  # "Roy Berry's fax number is (202) 493-2251": a number of another file
             found += _numbers_unlinked(sentence, theirs, spots, question)

@@ -104,21 +104,31 @@ def _language(name: str) -> Language:
     return language
 
 
+def _languages_before(question: str, nouns: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """The language names (folded) of ``question`` with one of ``nouns`` at most ``PART_REACH``
+    words after them, or after "in", each with its lingua names; "german-language" too when
+    the question writes it so."""
+    folded = fold(question)
+    words = _WORD.findall(folded)
+    names = language_names()
+    out: dict[str, tuple[str, ...]] = {}
+    for i, word in enumerate(words):
+        if word in names and (
+            set(words[i + 1 : i + 1 + PART_REACH]) & nouns or (i and words[i - 1] == "in")
+        ):
+            out[word] = names[word]
+            if f"{word}-language" in folded:
+                out[f"{word}-language"] = names[word]
+    return out
+
+
 def language_words(question: str) -> dict[str, tuple[str, ...]]:
     """The words (folded) ``question`` names a language with as the part of a text to read,
     each with its lingua names: a language name with a part word (``PART_WORDS``) at most
     ``PART_REACH`` words after it ("the German part", "the Portuguese sentence of the scan"),
     or after "in" ("what does it say in French"). A language as a fact ("a German company",
     "speaks Dutch") is not one."""
-    words = _WORD.findall(fold(question))
-    names = language_names()
-    out: dict[str, tuple[str, ...]] = {}
-    for i, word in enumerate(words):
-        if word in names and (
-            set(words[i + 1 : i + 1 + PART_REACH]) & PART_WORDS or (i and words[i - 1] == "in")
-        ):
-            out[word] = names[word]
-    return out
+    return _languages_before(question, PART_WORDS)
 
 
 def language_descriptions(question: str) -> dict[str, tuple[str, ...]]:
@@ -129,15 +139,7 @@ def language_descriptions(question: str) -> dict[str, tuple[str, ...]]:
     too when the question writes it so. A language as a fact ("a German company", "the English
     king") is not one. Only the checks read these: a passage written in the language holds the
     word; fitting still narrows passages to a language only for ``language_words``."""
-    words = _WORD.findall(fold(question))
-    names = language_names()
-    out = dict(language_words(question))
-    for i, word in enumerate(words):
-        if word in names and set(words[i + 1 : i + 1 + PART_REACH]) & DOCUMENT_WORDS:
-            out[word] = names[word]
-            if f"{word}-language" in fold(question):
-                out[f"{word}-language"] = names[word]
-    return out
+    return _languages_before(question, PART_WORDS | DOCUMENT_WORDS)
 
 
 def languages_named(question: str) -> tuple[str, ...]:

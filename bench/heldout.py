@@ -339,7 +339,7 @@ def _ids(values: Iterable[str]) -> set[str]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--split", choices=("dev", "test", "all"), default="dev")
-    ap.add_argument("--batch", type=int, help="only this batch's questions (1-14; default all)")
+    ap.add_argument("--batch", type=int, help="only this batch's questions (1-15; default all)")
     ap.add_argument("--before", type=Path, help="another checkout to run first, same run")
     ap.add_argument("--limit", type=int, help="only N questions (a seeded sample of the split)")
     ap.add_argument("--kinds", help="only these kinds, comma-separated")

@@ -261,4 +261,8 @@ def sniff(path: Path) -> Sniffed:
     if head.startswith(OLE_MAGIC):
         return _sniff_ole(path)
     found = sniff_bytes(head)
+    if found is not None and found.extension == ".mp4" and path.suffix.lower() == ".m4a":
+        # an MP4 container named as audio: ffmpeg's and PyAV's mp4 muxer (and many phones)
+        # write .m4a files with the brand "isom" or "mp42", not "M4A ": the name chooses
+        return Sniffed(".m4a", "M4A audio", binary=True)
     return found if found is not None else _sniff_zip(path)

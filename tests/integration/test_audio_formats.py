@@ -8,6 +8,7 @@ import pytest
 
 from core.speech import SAMPLE_RATE, decode
 from ingest.loaders import LoaderContext, Loaders, file_type_of
+from ingest.loaders.base import detect_type
 from tests.integration.media import encode
 
 pytestmark = pytest.mark.embedded_only(
@@ -30,6 +31,7 @@ def test_format_decodes_to_the_whole_recording(
 ) -> None:
     path = encode(shared_data / "audio" / "jfk.flac", tmp_path / name, codec)
     assert file_type_of(path) == "audio"
+    assert detect_type(path) == "audio"  # by content too, as ingest reads it (.webm was refused)
     samples = decode(path, path.name)
     assert abs(len(samples) / SAMPLE_RATE - 11.0) < 0.2
 

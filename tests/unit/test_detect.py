@@ -265,40 +265,23 @@ def _image(path: Path) -> None:
     Image.new("RGB", (48, 24), "white").save(path, formats.get(path.suffix))
 
 
-#: (container, codec, sample rate) PyAV writes each audio extension with.
-_AUDIO = {
-    ".flac": ("flac", "flac", 16000),
-    ".mp3": ("mp3", "mp3", 16000),
-    ".ogg": ("ogg", "libopus", 48000),
-    ".opus": ("opus", "libopus", 48000),
-    ".m4a": ("ipod", "aac", 16000),
-    ".webm": ("webm", "libopus", 48000),
+#: The codec ``tests.integration.media.encode`` writes each audio extension with (PyAV).
+_CODECS = {
+    ".flac": "flac",
+    ".mp3": "mp3",
+    ".ogg": "libopus",
+    ".opus": "libopus",
+    ".m4a": "aac",
+    ".webm": "libopus",
 }
 
 
 def _audio(path: Path) -> None:
-    import wave
+    from tests.integration.media import encode, silent_wav
 
-    import av
-    import numpy as np
-
-    if path.suffix == ".wav":
-        with wave.open(str(path), "wb") as w:
-            w.setnchannels(1)
-            w.setsampwidth(2)
-            w.setframerate(16000)
-            w.writeframes(b"\0\0" * 16000)
-        return
-    container, codec, rate = _AUDIO[path.suffix]
-    with av.open(str(path), "w", format=container) as out:
-        stream = out.add_stream(codec, rate=rate)
-        assert isinstance(stream, av.AudioStream)
-        frame = av.AudioFrame.from_ndarray(
-            np.zeros((1, rate), dtype=np.int16), format="s16", layout="mono"
-        )
-        frame.sample_rate = rate
-        for packet in [*stream.encode(frame), *stream.encode(None)]:
-            out.mux(packet)
+    wav = silent_wav(path.with_suffix(".wav"), seconds=1.0)
+    if path.suffix != ".wav":
+        encode(wav, path, _CODECS[path.suffix])
 
 
 def _text(path: Path) -> int:
